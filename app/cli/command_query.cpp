@@ -1,0 +1,105 @@
+// `stepscope query S.stepscope "SELECT ..." [--format csv|json]`: read-only SQL over a session.
+// Read-only is enforced by SQLite itself (read-only connection + query_only + statement check),
+// never by looking at the SQL text.
+
+#include "app/cli/argument_list.h"
+#include "app/cli/command_line.h"
+#include "app/cli/input_session.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <ostream>
+
+namespace stepscope::cli {
+
+namespace {
+std::string csvField(const std::string &v) {
+    if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+    std::string out = "\"";
+    for (char c : v) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+} // namespace
+
+int runQuery(const std::vector<std::string> &args, Streams io) {
+    ArgumentList a(args, {"--format"});
+    if (!a.ok() || a.positional().size() != 2) {
+        io.err << "stepscope query: " << (a.ok() ? "usage: stepscope query S.stepscope \"SELECT ...\" [--format csv|json]" : a.error())
+               << "\n";
+        return Usage;
+    }
+    const std::string format = a.value("--format").value_or("csv");
+    if (format != "csv" && format != "json") {
+        io.err << "stepscope query: unknown format '" << format << "' (csv or json)\n";
+        return Usage;
+    }
+    const std::string &file = a.positional()[0];
+    const std::string &sql = a.positional()[1];
+    if (!isSessionFile(file)) {
+        io.err << "stepscope query: " << file << ": not a Stepscope session file\n";
+        return Unreadable;
+    }
+    try {
+        SessionStore store(file, SessionStore::Mode::ReadOnly);
+        sqlite3_stmt *raw = nullptr;
+        const char *tail = nullptr;
+        if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) {
+            io.err << "stepscope query: " << sqlite3_errmsg(store.db()) << "\n";
+            return Usage;
+        }
+        struct Finalizer { sqlite3_stmt *s; ~Finalizer() { sqlite3_finalize(s); } } fin{raw};
+        if (!raw) {
+            io.err << "stepscope query: empty query\n";
+            return Usage;
+        }
+        if (!sqlite3_stmt_readonly(raw)) {
+            io.err << "stepscope query: refused: the statement would change the session; the query command is read-only\n";
+            return Usage;
+        }
+        if (tail && std::string(tail).find_first_not_of(" \t\r\n;") != std::string::npos) {
+            io.err << "stepscope query: give one statement at a time\n";
+            return Usage;
+        }
+        const int cols = sqlite3_column_count(raw);
+        QJsonArray rows;
+        if (format == "csv") {
+            for (int c = 0; c < cols; ++c) io.out << (c ? "," : "") << csvField(sqlite3_column_name(raw, c));
+            io.out << "\n";
+        }
+        int rc;
+        while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+            QJsonObject obj;
+            for (int c = 0; c < cols; ++c) {
+                const int type = sqlite3_column_type(raw, c);
+                const char *txt = reinterpret_cast<const char *>(sqlite3_column_text(raw, c));
+                const std::string v = txt ? txt : "";
+                if (format == "csv") {
+                    io.out << (c ? "," : "") << (type == SQLITE_NULL ? "" : csvField(v));
+                } else {
+                    const QString key = QString::fromUtf8(sqlite3_column_name(raw, c));
+                    if (type == SQLITE_INTEGER) obj[key] = qint64(sqlite3_column_int64(raw, c));
+                    else if (type == SQLITE_FLOAT) obj[key] = sqlite3_column_double(raw, c);
+                    else if (type == SQLITE_NULL) obj[key] = QJsonValue::Null;
+                    else obj[key] = QString::fromStdString(v);
+                }
+            }
+            if (format == "csv") io.out << "\n"; else rows.append(obj);
+        }
+        if (rc != SQLITE_DONE) {
+            io.err << "stepscope query: " << sqlite3_errmsg(store.db()) << "\n";
+            return Usage;
+        }
+        if (format == "json") io.out << QJsonDocument(rows).toJson(QJsonDocument::Indented).toStdString();
+        return Ok;
+    } catch (const StoreError &e) {
+        io.err << "stepscope query: " << e.what() << "\n";
+        return Unreadable;
+    }
+}
+
+} // namespace stepscope::cli

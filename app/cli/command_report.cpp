@@ -1,0 +1,73 @@
+// `stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]`
+
+#include "app/cli/argument_list.h"
+#include "app/cli/command_line.h"
+#include "app/cli/input_session.h"
+#include "models/analysis/report_formatter.h"
+
+#include <fstream>
+#include <ostream>
+
+namespace stepscope::cli {
+
+int runReport(const std::vector<std::string> &args, Streams io) {
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots"});
+    if (!a.ok() || a.positional().empty()) {
+        io.err << "stepscope report: " << (a.ok() ? "usage: stepscope report PATH... [--format text|json|markdown]" : a.error())
+               << "\n";
+        return Usage;
+    }
+    const std::string format = a.value("--format").value_or("text");
+    if (format != "text" && format != "json" && format != "markdown") {
+        io.err << "stepscope report: unknown format '" << format << "' (text, json or markdown)\n";
+        return Usage;
+    }
+    ReportOptions options;
+    if (const auto steps = a.value("--steps")) {
+        int64_t first = 0, last = 0;
+        if (!parseStepRange(*steps, first, last)) {
+            io.err << "stepscope report: --steps wants A-B (e.g. 10-20), got '" << *steps << "'\n";
+            return Usage;
+        }
+        options.firstStep = first;
+        options.lastStep = last;
+    }
+    if (const auto bs = a.value("--batch-size")) {
+        try {
+            const long long v = std::stoll(*bs);
+            if (v <= 0) throw std::invalid_argument("not positive");
+            options.batchSize = v;
+        } catch (const std::exception &) {
+            io.err << "stepscope report: --batch-size wants a positive integer, got '" << *bs << "'\n";
+            return Usage;
+        }
+    }
+    InputSession session = InputSession::open(a.positional(), io);
+    if (!session.store()) return session.exitCode();
+    if (!options.batchSize) {
+        // A batch size the user saved in the session (GUI field) applies when none is given here.
+        try {
+            const std::string saved = session.store()->setting("batch_size");
+            if (!saved.empty() && std::stoll(saved) > 0) options.batchSize = std::stoll(saved);
+        } catch (const std::exception &) {
+        }
+    }
+    const Report report = ReportBuilder(*session.store()).build(options);
+    const std::string text = format == "json" ? ReportFormatter::json(report)
+                           : format == "markdown" ? ReportFormatter::markdown(report)
+                                                  : ReportFormatter::text(report);
+    const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
+    if (output) {
+        std::ofstream f(*output, std::ios::binary);
+        f << text;
+        if (!f) {
+            io.err << "stepscope report: cannot write " << *output << "\n";
+            return Unreadable;
+        }
+    } else {
+        io.out << text;
+    }
+    return session.exitCode();
+}
+
+} // namespace stepscope::cli

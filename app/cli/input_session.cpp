@@ -1,0 +1,98 @@
+#include "app/cli/input_session.h"
+
+#include "models/store/session_reader.h"
+
+#include <chrono>
+#include <fstream>
+#include <ostream>
+#include <random>
+
+namespace stepscope::cli {
+
+namespace fs = std::filesystem;
+
+bool isSessionFile(const fs::path &file) {
+    std::ifstream in(file, std::ios::binary);
+    char magic[16] = {};
+    in.read(magic, 16);
+    return in.gcount() == 16 && std::string(magic, 15) == "SQLite format 3";
+}
+
+InputSession::~InputSession() {
+    m_store.reset();
+    if (!m_tempFile.empty()) {
+        std::error_code ec;
+        for (const char *suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(m_tempFile.string() + suffix, ec);
+    }
+}
+
+int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut) {
+    ImporterRegistry registry;
+    SessionImporter importer(store, registry);
+    int lastPercent = -1;
+    const auto progress = [&](int64_t done, int64_t total, const std::string &file) {
+        if (!io.progress || total <= 0) return;
+        const int pct = int(done * 100 / total);
+        if (pct == lastPercent) return;
+        lastPercent = pct;
+        io.err << "\rimporting " << pct << "%  " << fs::path(file).filename().string() << "\x1b[K" << std::flush;
+    };
+    const ImportSummary summary = importer.run(inputs, nullptr, progress);
+    if (io.progress) io.err << "\r\x1b[K";
+    for (const SourceSummary &s : summary.sources)
+        if (s.status != SourceStatus::Ok)
+            io.err << "stepscope: " << s.path << ": " << (s.status == SourceStatus::Failed ? "could not be read" : "read partially")
+                   << (s.message.empty() ? "" : ": " + s.message) << "\n";
+    for (const ScannedFile &f : summary.skipped) {
+        // A file the user named directly (not found inside a folder) that we cannot read is an error.
+        bool named = false;
+        for (const fs::path &in : inputs) named = named || fs::path(in) == f.path;
+        if (named) io.err << "stepscope: " << f.path.string() << ": " << f.reason << "\n";
+    }
+    if (summaryOut) *summaryOut = summary;
+    if (!summary.anyImported()) {
+        if (summary.sources.empty() && summary.skipped.empty())
+            io.err << "stepscope: no files found in the given paths\n";
+        else if (summary.sources.empty())
+            io.err << "stepscope: nothing readable: " << summary.skipped.size() << " file(s) skipped\n";
+        return Unreadable;
+    }
+    bool namedSkipped = false;
+    for (const ScannedFile &f : summary.skipped)
+        for (const fs::path &in : inputs) namedSkipped = namedSkipped || fs::path(in) == f.path;
+    return (summary.anyPartial() || namedSkipped) ? Partial : Ok;
+}
+
+InputSession InputSession::open(const std::vector<std::string> &paths, Streams io) {
+    InputSession s;
+    std::vector<fs::path> inputs;
+    for (const std::string &p : paths) {
+        std::error_code ec;
+        if (!fs::exists(p, ec)) {
+            io.err << "stepscope: " << p << ": no such file or folder\n";
+            s.m_exitCode = Unreadable;
+            return s;
+        }
+        inputs.emplace_back(p);
+    }
+    try {
+        if (inputs.size() == 1 && fs::is_regular_file(inputs[0]) && isSessionFile(inputs[0])) {
+            s.m_store = std::make_unique<SessionStore>(inputs[0], SessionStore::Mode::ReadOnly);
+            return s;
+        }
+        std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+        s.m_tempFile = fs::temp_directory_path() / ("stepscope-" + std::to_string(rng()) + ".stepscope");
+        s.m_store = std::make_unique<SessionStore>(s.m_tempFile);
+        ImportSummary summary;
+        s.m_exitCode = importInto(*s.m_store, inputs, io, &summary);
+        s.m_summary = summary;
+        if (s.m_exitCode == Unreadable) s.m_store.reset();
+    } catch (const StoreError &e) {
+        io.err << "stepscope: " << e.what() << "\n";
+        s.m_store.reset();
+        s.m_exitCode = Unreadable;
+    }
+    return s;
+}
+
+} // namespace stepscope::cli

@@ -1,0 +1,41 @@
+#pragma once
+// InputSession gives the report/export commands a session for their PATH arguments: an existing
+// .stepscope file is opened as it is; anything else (logdirs, traces, metrics) is imported into a
+// temporary session file that is deleted afterwards. It also turns import outcomes into exit codes
+// and prints the import's problems, naming file, position and reason.
+
+#include "app/cli/command_line.h"
+#include "importers/logdir/session_importer.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+namespace stepscope::cli {
+
+bool isSessionFile(const std::filesystem::path &file);
+
+class InputSession {
+public:
+    ~InputSession();
+    // Returns nullptr-store on failure with exitCode set and the message already printed.
+    static InputSession open(const std::vector<std::string> &paths, Streams io);
+    InputSession(InputSession &&) = default;
+
+    SessionStore *store() const { return m_store.get(); }
+    int exitCode() const { return m_exitCode; }  // Ok, Unreadable or Partial
+    const std::optional<ImportSummary> &summary() const { return m_summary; }
+
+private:
+    InputSession() = default;
+    std::unique_ptr<SessionStore> m_store;
+    std::filesystem::path m_tempFile;
+    std::optional<ImportSummary> m_summary;
+    int m_exitCode = Ok;
+};
+
+// Imports into `store`, printing progress and problems; returns the exit code.
+int importInto(SessionStore &store, const std::vector<std::filesystem::path> &inputs, Streams io,
+               ImportSummary *summaryOut = nullptr);
+
+} // namespace stepscope::cli

@@ -1,0 +1,40 @@
+#include "app/gui/gui_main.h"
+
+#include "app/cli/command_line.h"
+#include "app/gui/main_window.h"
+
+#include <QApplication>
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+namespace stepscope::gui {
+
+void setApplicationIdentity() {
+    QCoreApplication::setOrganizationName("Stepscope");
+    QCoreApplication::setApplicationName("Stepscope");
+    QCoreApplication::setApplicationVersion(STEPSCOPE_VERSION);
+}
+
+int runGui(int argc, char **argv, const std::vector<std::string> &args) {
+    QApplication app(argc, argv);
+    setApplicationIdentity();
+    MainWindow window;
+    window.show();
+    QStringList paths;
+    for (const std::string &a : args) paths << QString::fromStdString(a);
+    if (!paths.isEmpty()) window.openPaths(paths);
+    return app.exec();
+}
+
+int runHeadlessCommand(int argc, char **argv, const std::vector<std::string> &args) {
+    // Rendering needs no display: fall back to the offscreen platform when there is none.
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    QApplication app(argc, argv);
+    setApplicationIdentity();
+    return cli::run(args, {std::cout, std::cerr, isatty(STDERR_FILENO) != 0});
+}
+
+} // namespace stepscope::gui

@@ -1,0 +1,348 @@
+#include "app/gui/main_window.h"
+
+#include "views/log/import_log_view.h"
+#include "views/session/session_overview_view.h"
+#include "views/steps/step_time_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace stepscope::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+}
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_session(new SessionModel(this)), m_time(new TimeRangeController(this)),
+      m_worker(new ImportWorker(this)) {
+    setWindowTitle(tr("Stepscope"));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AnimatedDocks);
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+    connect(m_worker, &ImportWorker::progress, this, [this](qint64 done, qint64 total, const QString &file) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+        m_progress->setFormat(tr("Importing %1 — %p%").arg(QFileInfo(file).fileName()));
+    });
+    connect(m_worker, &ImportWorker::finished, this, &MainWindow::onImportFinished);
+    connect(m_session, &SessionModel::sessionChanged, this, [this] {
+        const TimeRange extent = m_session->extent();
+        m_time->setFullRange(extent.valid() ? NsRange{extent.startNs, extent.endNs} : NsRange{});
+        refreshStatus();
+    });
+
+    QSettings settings;
+    resize(1400, 900);
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    rebuildRecentMenu();
+    refreshStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area) {
+    auto *dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);  // needed for saveState()
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::buildDocks() {
+    // The centre is the timeline's place; until a session is open it says how to start.
+    m_central = new QWidget(this);
+    auto *layout = new QVBoxLayout(m_central);
+    auto *hint = new QLabel(tr("<h2>Stepscope</h2><p>Open a profile folder (File ▸ Open Folder, Ctrl+Shift+O), a trace "
+                               "or metrics file (Ctrl+O), or a saved session — or drop them here.</p>"),
+                            m_central);
+    hint->setTextFormat(Qt::RichText);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setObjectName("centralHint");
+    layout->addWidget(hint);
+    setCentralWidget(m_central);
+
+    m_steps = new StepTimeView(m_session, m_time, this);
+    m_overview = new SessionOverviewView(m_session, m_time, this);
+    m_log = new ImportLogView(m_session, this);
+    addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
+    addDock(tr("Session"), "sessionDock", m_overview, Qt::LeftDockWidgetArea);
+    m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), m_logDock);
+    findChild<QDockWidget *>("stepsDock")->raise();
+}
+
+QWidget *MainWindow::viewWidget(const QString &name) const {
+    if (name == "steps") return m_steps;
+    if (name == "session") return m_overview;
+    if (name == "log") return m_log;
+    if (name == "central") return m_central;
+    return nullptr;
+}
+
+void MainWindow::buildMenus() {
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Open &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open profile folder"));
+        if (!dir.isEmpty()) openPaths({dir});
+    });
+    file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open trace or metrics files"));
+        if (!files.isEmpty()) openPaths(files);
+    });
+    file->addAction(tr("Open &Session…"), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), {}, tr("Stepscope sessions (*.stepscope)"));
+        if (!f.isEmpty()) openSession(f);
+    });
+    file->addAction(tr("&Add Files to Session…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add files to the session"));
+        if (!files.isEmpty()) addToSession(files);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
+    file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportWindow);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *back = m_viewMenu->addAction(tr("Zoom &Back"), QKeySequence(Qt::ALT | Qt::Key_Left), m_time, &TimeRangeController::back);
+    QAction *fwd = m_viewMenu->addAction(tr("Zoom &Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), m_time, &TimeRangeController::forward);
+    m_viewMenu->addAction(tr("Zoom to &Whole Session"), QKeySequence(Qt::Key_0), m_time, &TimeRangeController::zoomToFull);
+    auto updateHistory = [this, back, fwd] {
+        back->setEnabled(m_time->canGoBack());
+        fwd->setEnabled(m_time->canGoForward());
+    };
+    connect(m_time, &TimeRangeController::historyChanged, this, updateHistory);
+    connect(m_time, &TimeRangeController::rangeChanged, this, updateHistory);
+    updateHistory();
+    m_viewMenu->addSeparator();
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Stepscope"), this, [this] {
+        QMessageBox::about(this, tr("About Stepscope"),
+                           tr("Stepscope %1 — why is training slower than the GPU allows?").arg(STEPSCOPE_VERSION));
+    });
+}
+
+void MainWindow::buildStatusBar() {
+    m_sessionLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(320);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Cancel the import; the session stays as it was (Esc)"));
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, m_worker, &ImportWorker::cancel);
+    m_warnings = new QToolButton(this);
+    m_warnings->setAutoRaise(true);
+    m_warnings->hide();
+    connect(m_warnings, &QToolButton::clicked, this, [this] {
+        m_logDock->show();
+        m_logDock->raise();
+    });
+    statusBar()->addWidget(m_sessionLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_warnings);
+}
+
+void MainWindow::refreshStatus() {
+    if (!m_session->isOpen()) {
+        m_sessionLabel->setText(tr("No session open"));
+        m_warnings->hide();
+        m_warningCount = 0;
+        return;
+    }
+    SessionReader reader(*m_session->store());
+    m_sessionLabel->setText(tr("%1 — %n event(s)", nullptr, int(reader.sliceCount())).arg(m_session->path()));
+    m_warningCount = int(reader.warningCount());
+    m_warnings->setVisible(m_warningCount > 0);
+    m_warnings->setText(tr("⚠ %n warning(s)", nullptr, m_warningCount));
+    m_warnings->setToolTip(tr("Import warnings: click to see the import log"));
+    setWindowTitle(tr("%1 — Stepscope").arg(QFileInfo(m_session->path()).fileName()));
+}
+
+QString MainWindow::sessionPathFor(const QStringList &inputs) {
+    QStringList canonical;
+    for (const QString &p : inputs) canonical << QFileInfo(p).absoluteFilePath();
+    canonical.sort();
+    const QByteArray hash = QCryptographicHash::hash(canonical.join('\n').toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sessions";
+    QDir().mkpath(dir);
+    QString base = QFileInfo(inputs.value(0)).fileName();
+    if (base.isEmpty()) base = "session";
+    return dir + "/" + base + "-" + QString::fromLatin1(hash) + ".stepscope";
+}
+
+void MainWindow::openPaths(const QStringList &paths) {
+    if (paths.isEmpty()) return;
+    if (paths.size() == 1 && QFileInfo(paths[0]).suffix() == "stepscope") {
+        openSession(paths[0]);
+        return;
+    }
+    for (const QString &p : paths) {
+        if (!QFileInfo::exists(p)) {
+            m_lastError = tr("%1: no such file or folder").arg(p);
+            QMessageBox *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open"), m_lastError, QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return;
+        }
+    }
+    for (const QString &p : paths) addRecent(QFileInfo(p).absoluteFilePath());
+    startImport(sessionPathFor(paths), paths);
+}
+
+void MainWindow::addToSession(const QStringList &paths) {
+    if (!m_session->isOpen()) {
+        openPaths(paths);
+        return;
+    }
+    startImport(m_session->path(), paths);
+}
+
+void MainWindow::openSession(const QString &file) {
+    try {
+        m_session->setStore(std::make_unique<SessionStore>(file.toStdString()));
+        addRecent(QFileInfo(file).absoluteFilePath());
+    } catch (const std::exception &e) {
+        m_lastError = QString::fromStdString(e.what());
+        QMessageBox *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"), m_lastError, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+void MainWindow::startImport(const QString &sessionPath, const QStringList &inputs) {
+    if (m_worker->busy()) {
+        statusBar()->showMessage(tr("An import is already running"), 3000);
+        return;
+    }
+    // The worker writes through its own connection; the view's connection is released meanwhile
+    // when it is the same file, so the worker is the only writer.
+    if (m_session->isOpen() && m_session->path() == sessionPath) m_session->close();
+    m_pendingSession = sessionPath;
+    m_pendingInputs = inputs;
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Importing…"));
+    m_progress->show();
+    m_cancel->show();
+    m_worker->start(sessionPath, inputs);
+}
+
+void MainWindow::onImportFinished(const ImportOutcome &outcome) {
+    m_progress->hide();
+    m_cancel->hide();
+    QStringList problems;
+    if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;
+    for (const SourceSummary &s : outcome.summary.sources)
+        if (s.status != SourceStatus::Ok)
+            problems << tr("%1: %2%3").arg(QString::fromStdString(s.path),
+                                           s.status == SourceStatus::Failed ? tr("could not be read") : tr("read partially"),
+                                           s.message.empty() ? QString() : ": " + QString::fromStdString(s.message));
+    if (outcome.summary.sources.empty() && !outcome.summary.cancelled && outcome.fatalError.isEmpty())
+        problems << tr("No readable profile or metrics file found in %1 (%n file(s) skipped)", nullptr,
+                       int(outcome.summary.skipped.size())).arg(m_pendingInputs.join(", "));
+    if (outcome.summary.cancelled) statusBar()->showMessage(tr("Import cancelled; the session is unchanged"), 5000);
+    openSession(m_pendingSession);
+    m_lastError = problems.join('\n');
+    if (!problems.isEmpty()) {
+        // Non-modal so a long import never blocks the window behind a dialog.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Import problems"), problems.join("\n\n"), QMessageBox::Ok, this);
+        box->setTextFormat(Qt::PlainText);  // file names are shown as text, never as markup
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit importFinished(problems.isEmpty() && !outcome.summary.cancelled);
+}
+
+void MainWindow::addRecent(const QString &path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString &p : recent)
+        m_recentMenu->addAction(p, this, [this, p] { openPaths({p}); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::saveSessionAs() {
+    if (!m_session->isOpen()) return;
+    const QString target = QFileDialog::getSaveFileName(this, tr("Save session as"), {}, tr("Stepscope sessions (*.stepscope)"));
+    if (target.isEmpty()) return;
+    sqlite3 *dest = nullptr;
+    if (sqlite3_open(target.toUtf8().constData(), &dest) == SQLITE_OK) {
+        sqlite3_backup *b = sqlite3_backup_init(dest, "main", m_session->store()->db(), "main");
+        if (b) {
+            sqlite3_backup_step(b, -1);
+            sqlite3_backup_finish(b);
+        }
+    }
+    const bool ok = sqlite3_errcode(dest) == SQLITE_OK;
+    sqlite3_close(dest);
+    if (!ok) QMessageBox::warning(this, tr("Save failed"), tr("Could not write %1").arg(target));
+    else statusBar()->showMessage(tr("Saved %1").arg(target), 4000);
+}
+
+void MainWindow::exportWindow() {
+    const QString target = QFileDialog::getSaveFileName(this, tr("Export window"), {}, tr("PNG image (*.png)"));
+    if (target.isEmpty()) return;
+    if (!grab().save(target)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(target));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event) {
+    if (m_worker->busy()) m_worker->cancel();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event) {
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (!paths.isEmpty()) {
+        event->acceptProposedAction();
+        openPaths(paths);
+    }
+}
+
+} // namespace stepscope::gui

@@ -1,0 +1,86 @@
+#pragma once
+// MainWindow wires the session, the shared TimeRangeController and the views into docks, and runs
+// imports on the ImportWorker. It holds no analysis or parsing of its own (DESIGN.md: app/ wires).
+
+#include "app/gui/import_worker.h"
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QProgressBar;
+class QToolButton;
+class QMenu;
+class QDockWidget;
+
+namespace stepscope {
+class StepTimeView;
+class SessionOverviewView;
+class ImportLogView;
+}
+
+namespace stepscope::gui {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens what the user gave: a .stepscope session as it is; folders and files are imported into
+    // a session file of their own (reused, and re-imported, when the same inputs are opened again).
+    void openPaths(const QStringList &paths);
+    void openSession(const QString &file);
+    void addToSession(const QStringList &paths);
+
+    SessionModel *session() const { return m_session; }
+    TimeRangeController *timeRange() const { return m_time; }
+    ImportWorker *importWorker() const { return m_worker; }
+    QWidget *viewWidget(const QString &name) const;  // "steps", "session", "log", "central"
+    QString lastError() const { return m_lastError; }
+    int warningBadgeCount() const { return m_warningCount; }
+    static QString sessionPathFor(const QStringList &inputs);
+
+signals:
+    void importFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void buildStatusBar();
+    void startImport(const QString &sessionPath, const QStringList &inputs);
+    void onImportFinished(const ImportOutcome &outcome);
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void refreshStatus();
+    void saveSessionAs();
+    void exportWindow();
+    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
+
+    SessionModel *m_session;
+    TimeRangeController *m_time;
+    ImportWorker *m_worker;
+    StepTimeView *m_steps = nullptr;
+    SessionOverviewView *m_overview = nullptr;
+    ImportLogView *m_log = nullptr;
+    QWidget *m_central = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QLabel *m_sessionLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QToolButton *m_cancel = nullptr;
+    QToolButton *m_warnings = nullptr;
+    QDockWidget *m_logDock = nullptr;
+    QString m_pendingSession;
+    QStringList m_pendingInputs;
+    QString m_lastError;
+    int m_warningCount = 0;
+};
+
+} // namespace stepscope::gui

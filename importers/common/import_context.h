@@ -1,0 +1,68 @@
+#pragma once
+// ImportContext is what every importer receives for one file: where to write (the SessionWriter,
+// already inside the import transaction, and the source row for this file), how to report progress
+// and warnings, and the cancel flag to poll. Importers never throw for bad input: they record the
+// problem with warn()/error(), keep what they read, and return a status.
+
+#include "models/store/session_writer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace stepscope {
+
+struct ImportResult {
+    SourceStatus status = SourceStatus::Ok;
+    int64_t events = 0;        // timed events / samples written
+    std::string message;       // for Failed/Partial: the first error, naming position and reason
+};
+
+class ImportContext {
+public:
+    using ProgressFn = std::function<void(int64_t bytesDone, int64_t bytesTotal)>;
+
+    ImportContext(SessionWriter &writer, int64_t sourceId, std::string file,
+                  const std::atomic<bool> *cancel = nullptr, ProgressFn progress = {})
+        : m_writer(writer), m_sourceId(sourceId), m_file(std::move(file)), m_cancel(cancel),
+          m_progress(std::move(progress)) {}
+
+    SessionWriter &writer() { return m_writer; }
+    int64_t sourceId() const { return m_sourceId; }
+    const std::string &file() const { return m_file; }
+
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    void progress(int64_t done, int64_t total) { if (m_progress) m_progress(done, total); }
+
+    // Records a problem in import_log (file + position + reason). Warnings are capped per source
+    // in the log (the count keeps going) so a broken file cannot flood the session.
+    void warn(const std::string &position, const std::string &message) { record(Severity::Warning, position, message); }
+    void error(const std::string &position, const std::string &message) { record(Severity::Error, position, message); }
+    void info(const std::string &position, const std::string &message) { record(Severity::Info, position, message); }
+    int64_t warnings() const { return m_warnings; }
+    int64_t errors() const { return m_errors; }
+
+    static constexpr int64_t kMaxLoggedPerSource = 1000;
+
+private:
+    void record(Severity severity, const std::string &position, const std::string &message) {
+        if (severity == Severity::Warning) ++m_warnings;
+        if (severity == Severity::Error) ++m_errors;
+        if (++m_logged <= kMaxLoggedPerSource)
+            m_writer.log(m_sourceId, severity, m_file, position, message);
+        else if (m_logged == kMaxLoggedPerSource + 1)
+            m_writer.log(m_sourceId, Severity::Warning, m_file, "", "further problems counted but not logged");
+    }
+
+    SessionWriter &m_writer;
+    int64_t m_sourceId;
+    std::string m_file;
+    const std::atomic<bool> *m_cancel;
+    ProgressFn m_progress;
+    int64_t m_warnings = 0;
+    int64_t m_errors = 0;
+    int64_t m_logged = 0;
+};
+
+} // namespace stepscope

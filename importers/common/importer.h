@@ -1,0 +1,24 @@
+#pragma once
+// Importer is the one interface every file format implements. The registry (importer_registry.h)
+// sniffs a file's content and picks the importer; logdir discovery walks folders with it.
+
+#include "importers/common/import_context.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace stepscope {
+
+class Importer {
+public:
+    virtual ~Importer() = default;
+    // Short stable name stored in source.format, e.g. "chrome_json", "nvidia_smi_csv".
+    virtual std::string format() const = 0;
+    // Decides from the first (decompressed) bytes and the file name. Must be cheap.
+    virtual bool sniff(const std::filesystem::path &file, std::string_view head) const = 0;
+    virtual ImportResult import(const std::filesystem::path &file, ImportContext &ctx) = 0;
+};
+
+} // namespace stepscope

@@ -1,0 +1,48 @@
+#pragma once
+// SessionImporter is the one entry point that turns user inputs (logdirs, files) into session rows:
+// scan → for each file its importer → source row with status, all inside ONE transaction, so a
+// cancelled or crashed import leaves the session exactly as it was. The GUI runs it on a worker
+// thread; the CLI runs it directly.
+
+#include "importers/logdir/logdir_scanner.h"
+
+#include <atomic>
+#include <functional>
+
+namespace stepscope {
+
+struct SourceSummary {
+    std::string path;
+    std::string format;
+    SourceStatus status = SourceStatus::Ok;
+    int64_t events = 0;
+    int64_t warnings = 0;
+    std::string message;
+};
+
+struct ImportSummary {
+    std::vector<SourceSummary> sources;
+    std::vector<ScannedFile> skipped;
+    bool cancelled = false;
+    int64_t events() const;
+    int64_t warnings() const;
+    bool anyPartial() const;   // a source was partial or failed
+    bool anyImported() const;  // at least one source had a usable import
+};
+
+class SessionImporter {
+public:
+    using ProgressFn = std::function<void(int64_t bytesDone, int64_t bytesTotal, const std::string &file)>;
+
+    SessionImporter(SessionStore &store, const ImporterRegistry &registry) : m_store(store), m_registry(registry) {}
+
+    // Throws StoreError only when the session itself cannot be written; bad input files never throw.
+    ImportSummary run(const std::vector<std::filesystem::path> &inputs, const std::atomic<bool> *cancel = nullptr,
+                      const ProgressFn &progress = {});
+
+private:
+    SessionStore &m_store;
+    const ImporterRegistry &m_registry;
+};
+
+} // namespace stepscope

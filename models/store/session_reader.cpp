@@ -1,0 +1,112 @@
+#include "models/store/session_reader.h"
+
+namespace stepscope {
+
+namespace {
+std::optional<int64_t> optInt(const SqliteStatement &st, int col) {
+    return st.columnIsNull(col) ? std::nullopt : std::optional<int64_t>(st.columnInt(col));
+}
+} // namespace
+
+std::vector<SourceRow> SessionReader::sources() const {
+    SqliteStatement st(m_store.db(),
+        "SELECT s.id, s.path, s.format, s.status, s.size_bytes, s.events, s.warnings, COALESCE(o.clock_offset_ns, 0) "
+        "FROM source s LEFT JOIN source_setting o ON o.path = s.path ORDER BY s.id");
+    std::vector<SourceRow> out;
+    while (st.step())
+        out.push_back({st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3), st.columnInt(4),
+                       st.columnInt(5), st.columnInt(6), st.columnInt(7)});
+    return out;
+}
+
+std::vector<RunRow> SessionReader::runs() const {
+    SqliteStatement st(m_store.db(),
+        "SELECT r.id, r.source_id, r.name, r.host, r.framework, r.device, r.rank, "
+        "r.time_base_ns + COALESCE(o.clock_offset_ns, 0), r.has_epoch "
+        "FROM run r JOIN source s ON s.id = r.source_id LEFT JOIN source_setting o ON o.path = s.path ORDER BY r.id");
+    std::vector<RunRow> out;
+    while (st.step()) {
+        RunRow r;
+        r.id = st.columnInt(0);
+        r.sourceId = st.columnInt(1);
+        r.name = st.columnText(2);
+        r.host = st.columnText(3);
+        r.framework = st.columnText(4);
+        r.device = st.columnText(5);
+        r.rank = optInt(st, 6);
+        r.timeBaseNs = st.columnInt(7);
+        r.hasEpoch = st.columnInt(8) != 0;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<TrackRow> SessionReader::tracks(int64_t runId) const {
+    SqliteStatement st(m_store.db(),
+        "SELECT t.id, t.run_id, t.kind, t.name, t.pid, t.tid, t.device, t.sort_index, "
+        "(SELECT count(*) FROM slice s WHERE s.track_id = t.id) "
+        "FROM track t WHERE t.run_id = ?1 ORDER BY t.kind = 'gpu_stream' DESC, t.device, t.sort_index, t.id");
+    st.bind(1, runId);
+    std::vector<TrackRow> out;
+    while (st.step())
+        out.push_back({st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnText(3), st.columnText(4),
+                       st.columnText(5), optInt(st, 6), st.columnInt(7), st.columnInt(8)});
+    return out;
+}
+
+std::vector<StepRow> SessionReader::steps(int64_t runId) const {
+    SqliteStatement st(m_store.db(),
+        "SELECT st.step, st.start_ns + r.time_base_ns + COALESCE(o.clock_offset_ns, 0), st.dur_ns "
+        "FROM step st JOIN run r ON r.id = st.run_id JOIN source s ON s.id = r.source_id "
+        "LEFT JOIN source_setting o ON o.path = s.path WHERE st.run_id = ?1 ORDER BY st.start_ns");
+    st.bind(1, runId);
+    std::vector<StepRow> out;
+    while (st.step()) out.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2)});
+    return out;
+}
+
+int64_t SessionReader::sliceCount(std::optional<int64_t> runId) const {
+    SqliteStatement st(m_store.db(), runId
+        ? "SELECT count(*) FROM slice s JOIN track t ON t.id = s.track_id WHERE t.run_id = ?1"
+        : "SELECT count(*) FROM slice");
+    if (runId) st.bind(1, *runId);
+    return st.step() ? st.columnInt(0) : 0;
+}
+
+TimeRange SessionReader::runTimeRange(int64_t runId) const {
+    SqliteStatement st(m_store.db(),
+        "SELECT min(s.start_ns), max(s.start_ns + s.dur_ns) FROM slice s JOIN track t ON t.id = s.track_id "
+        "WHERE t.run_id = ?1");
+    st.bind(1, runId);
+    if (!st.step() || st.columnIsNull(0)) return {};
+    const int64_t lo = st.columnInt(0), hi = st.columnInt(1);
+    for (const RunRow &r : runs())
+        if (r.id == runId) return {lo + r.timeBaseNs, hi + r.timeBaseNs};
+    return {};
+}
+
+std::vector<MetricSeriesRow> SessionReader::metricSeries() const {
+    SqliteStatement st(m_store.db(),
+        "SELECT ms.id, ms.source_id, ms.run, ms.name, ms.unit, ms.device, ms.period_ns, "
+        "(SELECT count(*) FROM metric_sample m WHERE m.series_id = ms.id) FROM metric_series ms ORDER BY ms.id");
+    std::vector<MetricSeriesRow> out;
+    while (st.step())
+        out.push_back({st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnText(3), st.columnText(4),
+                       optInt(st, 5), st.columnInt(6), st.columnInt(7)});
+    return out;
+}
+
+std::vector<LogRow> SessionReader::importLog(int limit) const {
+    SqliteStatement st(m_store.db(), "SELECT severity, file, position, message FROM import_log ORDER BY id LIMIT ?1");
+    st.bind(1, int64_t(limit));
+    std::vector<LogRow> out;
+    while (st.step()) out.push_back({st.columnText(0), st.columnText(1), st.columnText(2), st.columnText(3)});
+    return out;
+}
+
+int64_t SessionReader::warningCount() const {
+    SqliteStatement st(m_store.db(), "SELECT COALESCE(sum(warnings), 0) FROM source");
+    return st.step() ? st.columnInt(0) : 0;
+}
+
+} // namespace stepscope

@@ -1,0 +1,76 @@
+#pragma once
+// SessionReader is the read side of the store used by models, analysis and the command line:
+// typed rows for sources, runs, tracks, steps, metrics and the import log. Times it returns are
+// absolute (run time base + the user's clock offset for the source), in ns.
+
+#include "models/store/session_store.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope {
+
+struct SourceRow {
+    int64_t id = 0;
+    std::string path, format, status;
+    int64_t sizeBytes = 0, events = 0, warnings = 0;
+    int64_t clockOffsetNs = 0;
+};
+
+struct RunRow {
+    int64_t id = 0, sourceId = 0;
+    std::string name, host, framework, device;
+    std::optional<int64_t> rank;
+    int64_t timeBaseNs = 0;   // includes the source's clock offset
+    bool hasEpoch = false;
+};
+
+struct TrackRow {
+    int64_t id = 0, runId = 0;
+    std::string kind, name, pid, tid;
+    std::optional<int64_t> device;
+    int64_t sortIndex = 0;
+    int64_t slices = 0;
+};
+
+struct StepRow {
+    int64_t step = 0, startNs = 0, durNs = 0;
+};
+
+struct MetricSeriesRow {
+    int64_t id = 0, sourceId = 0;
+    std::string run, name, unit;
+    std::optional<int64_t> device;
+    int64_t periodNs = 0, samples = 0;
+};
+
+struct LogRow {
+    std::string severity, file, position, message;
+};
+
+struct TimeRange {
+    int64_t startNs = 0, endNs = 0;
+    bool valid() const { return endNs > startNs; }
+};
+
+class SessionReader {
+public:
+    explicit SessionReader(const SessionStore &store) : m_store(store) {}
+
+    std::vector<SourceRow> sources() const;
+    std::vector<RunRow> runs() const;
+    std::vector<TrackRow> tracks(int64_t runId) const;
+    std::vector<StepRow> steps(int64_t runId) const;  // absolute times
+    int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
+    TimeRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
+    std::vector<MetricSeriesRow> metricSeries() const;
+    std::vector<LogRow> importLog(int limit = 1000) const;
+    int64_t warningCount() const;                      // warnings + errors over all sources
+
+private:
+    const SessionStore &m_store;
+};
+
+} // namespace stepscope

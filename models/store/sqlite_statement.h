@@ -1,0 +1,60 @@
+#pragma once
+// Thin RAII wrappers over the SQLite C API, shared by the store's writer, reader and query runner.
+// Errors become StoreError exceptions carrying SQLite's own message.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stepscope {
+
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class SqliteStatement {
+public:
+    SqliteStatement() = default;
+    SqliteStatement(sqlite3 *db, std::string_view sql);
+    ~SqliteStatement();
+    SqliteStatement(SqliteStatement &&other) noexcept;
+    SqliteStatement &operator=(SqliteStatement &&other) noexcept;
+    SqliteStatement(const SqliteStatement &) = delete;
+    SqliteStatement &operator=(const SqliteStatement &) = delete;
+
+    void bind(int index, int64_t value);
+    void bind(int index, double value);
+    void bind(int index, std::string_view text);
+    void bindNull(int index);
+    void bind(int index, std::optional<int64_t> value);
+
+    // Steps once; true while a row is available.
+    bool step();
+    // Steps to completion (for statements that return no rows) and resets for reuse.
+    void run();
+    void reset();
+
+    int64_t columnInt(int col) const;
+    double columnDouble(int col) const;
+    std::string columnText(int col) const;
+    bool columnIsNull(int col) const;
+    int columnCount() const;
+    std::string columnName(int col) const;
+    int columnType(int col) const;
+
+    sqlite3_stmt *handle() const { return m_stmt; }
+
+private:
+    sqlite3 *m_db = nullptr;
+    sqlite3_stmt *m_stmt = nullptr;
+};
+
+// Executes one or more statements that return no rows.
+void sqliteExec(sqlite3 *db, std::string_view sql);
+
+} // namespace stepscope

@@ -1,0 +1,39 @@
+#include "views/log/import_log_view.h"
+
+#include <QHeaderView>
+
+namespace stepscope {
+
+ImportLogView::ImportLogView(SessionModel *session, QWidget *parent) : QTableWidget(parent), m_session(session) {
+    setColumnCount(4);
+    setHorizontalHeaderLabels({tr("Severity"), tr("File"), tr("Position"), tr("Message")});
+    horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    verticalHeader()->hide();
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setWordWrap(false);
+    connect(m_session, &SessionModel::sessionChanged, this, &ImportLogView::reload);
+    reload();
+}
+
+void ImportLogView::reload() {
+    setRowCount(0);
+    if (!m_session->store()) return;
+    const auto rows = SessionReader(*m_session->store()).importLog(5000);
+    setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const LogRow &r = rows[size_t(i)];
+        // Text from files is shown as plain text (QTableWidgetItem never interprets markup).
+        setItem(i, 0, new QTableWidgetItem(QString::fromStdString(r.severity)));
+        const QString file = QString::fromStdString(r.file);
+        auto *fileItem = new QTableWidgetItem(file.section('/', -1));
+        fileItem->setToolTip(file);
+        setItem(i, 1, fileItem);
+        setItem(i, 2, new QTableWidgetItem(QString::fromStdString(r.position)));
+        setItem(i, 3, new QTableWidgetItem(QString::fromStdString(r.message)));
+    }
+    resizeColumnToContents(0);
+    resizeColumnToContents(1);
+}
+
+} // namespace stepscope

@@ -1,0 +1,21 @@
+#pragma once
+// ImportLogView shows import_log: every warning, error and skipped file with file, position and
+// reason, so nothing an importer dropped is hidden from the user.
+
+#include "models/qt/session_model.h"
+
+#include <QTableWidget>
+
+namespace stepscope {
+
+class ImportLogView : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit ImportLogView(SessionModel *session, QWidget *parent = nullptr);
+    void reload();
+
+private:
+    SessionModel *m_session;
+};
+
+} // namespace stepscope

@@ -1,0 +1,23 @@
+#pragma once
+// SessionOverviewView lists what the session holds: each source (format, status, events, warnings),
+// its runs and their tracks, and the metric series. Double-clicking a run zooms every view to it.
+
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+
+#include <QTreeWidget>
+
+namespace stepscope {
+
+class SessionOverviewView : public QTreeWidget {
+    Q_OBJECT
+public:
+    SessionOverviewView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    void reload();
+
+private:
+    SessionModel *m_session;
+    TimeRangeController *m_time;
+};
+
+} // namespace stepscope
