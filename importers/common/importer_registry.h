@@ -14,6 +14,8 @@ public:
     ImporterRegistry();  // registers every built-in importer
 
     const std::vector<std::unique_ptr<Importer>> &importers() const { return m_importers; }
+    // Adds an importer after the built-in ones (tests, experiments).
+    void add(std::unique_ptr<Importer> importer) { m_importers.push_back(std::move(importer)); }
     // First importer whose sniff() accepts the file; nullptr when none does.
     Importer *find(const std::filesystem::path &file, std::string_view head) const;
 

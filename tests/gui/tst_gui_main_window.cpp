@@ -1,0 +1,102 @@
+// GUI smoke test (offscreen): the main window opens the bundled demo through the worker-thread
+// import, shows it in its views, cancels cleanly, reports errors naming the file, remembers its
+// layout, and is saved to PNG for a person to look at.
+
+#include "app/gui/gui_main.h"
+#include "app/gui/main_window.h"
+#include "models/store/session_reader.h"
+#include "tests/test_support.h"
+#include "views/steps/step_time_view.h"
+
+#include <QApplication>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace stepscope;
+
+namespace {
+QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
+}
+
+class TestGuiMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        gui::setApplicationIdentity();
+        QSettings().clear();
+        QVERIFY2(QFileInfo::exists(demoDir()), "demo profile not generated (target stepscope_demo_profile)");
+    }
+
+    void opensDemoAndShowsIt() {
+        gui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({demoDir()});
+        QVERIFY(done.wait(120000));
+        QVERIFY2(done.first().first().toBool(), qPrintable(w.lastError()));
+        QVERIFY(w.session()->isOpen());
+        SessionReader reader(*w.session()->store());
+        QVERIFY(reader.sliceCount() > 1000);
+        const auto runs = reader.runs();
+        QVERIFY(!runs.empty());
+        QCOMPARE(int(reader.steps(runs[0].id).size()), 40);
+        auto *steps = qobject_cast<StepTimeView *>(w.viewWidget("steps"));
+        QVERIFY(steps);
+        QCOMPARE(steps->barCount(), 40);
+        QVERIFY(w.timeRange()->fullRange().valid());
+        QVERIFY(w.windowTitle().contains("demo"));
+        QApplication::processEvents();
+        const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_main_window.png");
+        QVERIFY(w.grab().save(png));
+        QVERIFY(QFileInfo(png).size() > 10000);
+
+        // Zoom to a step from the step chart and back through history.
+        const NsRange full = w.timeRange()->range();
+        const auto s = reader.steps(runs[0].id)[3];
+        w.timeRange()->setRange({s.startNs, s.startNs + s.durNs});
+        QVERIFY(w.timeRange()->canGoBack());
+        w.timeRange()->back();
+        QCOMPARE(w.timeRange()->range(), full);
+    }
+
+    void cancelLeavesSessionAsItWas() {
+        gui::MainWindow w;
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({demoDir()});
+        w.importWorker()->cancel();
+        QVERIFY(done.wait(120000));
+        QVERIFY(!done.first().first().toBool());
+        // The demo session from the previous test is unchanged and still readable.
+        QVERIFY(w.session()->isOpen());
+        SessionReader reader(*w.session()->store());
+        QCOMPARE(int(reader.sources().size()), 2);
+    }
+
+    void missingPathGivesErrorNamingIt() {
+        gui::MainWindow w;
+        w.openPaths({"/no/such/profile-dir"});
+        QVERIFY(w.lastError().contains("/no/such/profile-dir"));
+        QVERIFY(!w.session()->isOpen());
+    }
+
+    void rememberesWindowLayout() {
+        {
+            gui::MainWindow w;
+            w.resize(1111, 777);
+            w.show();
+            w.close();
+        }
+        QVERIFY(!QSettings().value("window/state").toByteArray().isEmpty());
+        gui::MainWindow again;
+        QCOMPARE(again.size(), QSize(1111, 777));
+        QVERIFY(QSettings().value("recentFiles").toStringList().contains(QFileInfo(demoDir()).absoluteFilePath()));
+    }
+};
+
+QTEST_MAIN(TestGuiMainWindow)
+#include "tst_gui_main_window.moc"
