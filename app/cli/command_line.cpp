@@ -14,8 +14,9 @@ Usage:
   stepscope export PATH... --view timeline|steps|ops|utilization|window [--steps A-B | --range T0:T1]
                    [--annotate "TEXT"] [--size WxH] -o FILE.png|.svg|.pdf
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)
-  stepscope generate --out DIR [--steps N] [--bottleneck NAME] [--seed S]   synthetic profile
   stepscope --help | --version
+
+The synthetic profile generator is the separate program stepscope-synth (--help).
 
 Exit codes: 0 ok; 1 usage error; 2 input could not be read; 3 partial import (warnings recorded).
 )";
@@ -24,7 +25,7 @@ Exit codes: 0 ok; 1 usage error; 2 input could not be read; 3 partial import (wa
 bool isCommand(const std::vector<std::string> &args) {
     if (args.empty()) return false;
     const std::string &a = args.front();
-    return a == "import" || a == "report" || a == "export" || a == "query" || a == "generate" || a == "--help" ||
+    return a == "import" || a == "report" || a == "export" || a == "query" || a == "--help" ||
            a == "-h" || a == "--version" || a == "help";
 }
 
@@ -42,7 +43,6 @@ int run(const std::vector<std::string> &args, Streams io) {
     if (args[0] == "report") return runReport(rest, io);
     if (args[0] == "query") return runQuery(rest, io);
     if (args[0] == "export") return runExport(rest, io);
-    if (args[0] == "generate") return runGenerate(rest, io);
     io.err << "stepscope: unknown command '" << args[0] << "'\n\n" << helpText();
     return Usage;
 }
