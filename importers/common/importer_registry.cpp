@@ -1,11 +1,27 @@
 #include "importers/common/importer_registry.h"
 
 // Each importer adds its include here and one line in the constructor below.
+#include "importers/chrome/chrome_trace_importer.h"
+#include "importers/metrics/cloudwatch_csv_importer.h"
+#include "importers/metrics/dcgmi_dmon_importer.h"
+#include "importers/metrics/generic_csv_importer.h"
+#include "importers/metrics/nvidia_smi_csv_importer.h"
+#include "importers/metrics/nvidia_smi_dmon_importer.h"
+#include "importers/metrics/sadf_importer.h"
+#include "importers/metrics/smdebug_system_importer.h"
 
 namespace stepscope {
 
 ImporterRegistry::ImporterRegistry() {
     // Order matters only where two formats could accept the same bytes: more specific first.
+    m_importers.push_back(std::make_unique<SmdebugSystemImporter>());
+    m_importers.push_back(std::make_unique<ChromeTraceImporter>());
+    m_importers.push_back(std::make_unique<NvidiaSmiCsvImporter>());
+    m_importers.push_back(std::make_unique<NvidiaSmiDmonImporter>());
+    m_importers.push_back(std::make_unique<DcgmiDmonImporter>());
+    m_importers.push_back(std::make_unique<SadfImporter>());
+    m_importers.push_back(std::make_unique<CloudWatchCsvImporter>());
+    m_importers.push_back(std::make_unique<GenericCsvImporter>());  // catch-all CSV: keep last
 }
 
 Importer *ImporterRegistry::find(const std::filesystem::path &file, std::string_view head) const {

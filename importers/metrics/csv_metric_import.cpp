@@ -1,0 +1,78 @@
+#include "importers/metrics/csv_metric_import.h"
+
+namespace stepscope::metrics {
+
+ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &ctx, MetricSink &sink,
+                              const CsvColumnMapper &mapper, const std::string &emptyMessage,
+                              bool zonelessUtc) {
+    CsvMetricParser parser;
+    parser.setZonelessUtc(zonelessUtc);
+    std::vector<CsvColumnTarget> targets;
+    std::vector<int> handles;
+    std::vector<std::optional<double>> values;
+    std::vector<std::string> problems;
+    std::string error;
+    bool haveHeader = false;
+    auto onLine = [&](std::string_view line, int64_t n) {
+        if (trim(line).empty() || trim(line).front() == '#') return true;
+        if (!haveHeader) {
+            if (!parser.parseHeader(line)) {
+                sink.warn(n, "header needs a time column and at least one value column");
+                return false;
+            }
+            haveHeader = true;
+            targets.clear();
+            for (const auto &c : parser.columns()) targets.push_back(c.isTime ? CsvColumnTarget{false, {}, {}, {}, 1.0} : mapper(c));
+            handles.assign(targets.size(), -1);
+            return true;
+        }
+        int64_t t = 0;
+        if (!parser.parseRow(line, t, values, error, problems)) {
+            sink.warn(n, error + "; row skipped");
+            return true;
+        }
+        for (const auto &p : problems) sink.warn(n, "not a number: " + p + "; no sample");
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (!values[i] || !targets[i].keep) continue;
+            if (handles[i] < 0) handles[i] = sink.series(targets[i].series, std::nullopt, targets[i].unit, targets[i].run);
+            sink.add(handles[i], t, *values[i] * targets[i].scale);
+        }
+        return true;
+    };
+    ImportResult r = driveLines(file, ctx, sink, emptyMessage, onLine);
+    if (parser.sawZonelessTime() && zonelessUtc)
+        ctx.info("", "times carry no zone; read as UTC");
+    else if (parser.sawZonelessTime())
+        ctx.info("", "times carry no zone; read as local time of this machine (TZ), adjust with a clock offset if needed");
+    if (parser.relativeTimes())
+        ctx.info("", "times are small numbers (seconds from some start), not wall-clock epoch times; set a clock offset to align");
+    return r;
+}
+
+int64_t csvTimeSpacing(const std::filesystem::path &file, size_t maxRows) {
+    LineReader reader(file);
+    CsvMetricParser parser;
+    SpacingTracker spacing;
+    std::vector<std::optional<double>> values;
+    std::vector<std::string> problems;
+    std::string error;
+    std::string_view line;
+    bool haveHeader = false;
+    size_t rows = 0;
+    while (rows < maxRows && reader.next(line)) {
+        if (trim(line).empty() || trim(line).front() == '#') continue;
+        if (!haveHeader) {
+            if (!parser.parseHeader(line)) return 0;
+            haveHeader = true;
+            continue;
+        }
+        int64_t t = 0;
+        if (parser.parseRow(line, t, values, error, problems)) {
+            spacing.add(t);
+            ++rows;
+        }
+    }
+    return spacing.median();
+}
+
+} // namespace stepscope::metrics
