@@ -1,7 +1,7 @@
 // The command-line contract of DESIGN.md: exit codes, read-only query, import summary, report shape.
 
 #include "app/cli/command_line.h"
-#include "models/store/session_writer.h"
+#include "models/store/session_store.h"
 #include "tests/test_support.h"
 
 #include <QJsonArray>
@@ -19,7 +19,7 @@ struct Result {
     int code;
     std::string out, err;
 };
-Result cli(const std::vector<std::string> &args) {
+Result runCli(const std::vector<std::string> &args) {
     std::ostringstream out, err;
     const int code = cli::run(args, {out, err, false});
     return {code, out.str(), err.str()};
@@ -44,7 +44,7 @@ class TestCommandLine : public QObject {
         const std::string session = path("s.stepscope");
         if (!std::filesystem::exists(session)) {
             writeFile(path("smi.csv"), kSmiCsv);
-            const Result r = cli({"import", path("smi.csv"), "-o", session});
+            const Result r = runCli({"import", path("smi.csv"), "-o", session});
             if (r.code != 0) qWarning("import failed: %s", r.err.c_str());
         }
         return session;
@@ -52,44 +52,44 @@ class TestCommandLine : public QObject {
 
 private slots:
     void versionAndHelp() {
-        Result r = cli({"--version"});
+        Result r = runCli({"--version"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.rfind("stepscope ", 0) == 0);
-        r = cli({"--help"});
+        r = runCli({"--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.find("stepscope query S.stepscope") != std::string::npos);
     }
 
     void usageErrorsExitOne() {
-        QCOMPARE(cli({}).code, 1);
-        QCOMPARE(cli({"frobnicate"}).code, 1);
-        QCOMPARE(cli({"import", "x"}).code, 1);                       // no -o
-        QCOMPARE(cli({"report", "x", "--format", "yaml"}).code, 1);
-        QCOMPARE(cli({"report", "x", "--steps", "9-3"}).code, 1);
-        QCOMPARE(cli({"report", "x", "--bogus"}).code, 1);
-        QCOMPARE(cli({"query", "only-one-arg"}).code, 1);
+        QCOMPARE(runCli({}).code, 1);
+        QCOMPARE(runCli({"frobnicate"}).code, 1);
+        QCOMPARE(runCli({"import", "x"}).code, 1);                       // no -o
+        QCOMPARE(runCli({"report", "x", "--format", "yaml"}).code, 1);
+        QCOMPARE(runCli({"report", "x", "--steps", "9-3"}).code, 1);
+        QCOMPARE(runCli({"report", "x", "--bogus"}).code, 1);
+        QCOMPARE(runCli({"query", "only-one-arg"}).code, 1);
     }
 
     void unreadableInputExitsTwoNamingTheFile() {
-        Result r = cli({"report", path("does-not-exist")});
+        Result r = runCli({"report", path("does-not-exist")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("does-not-exist") != std::string::npos);
         writeFile(path("garbage.bin"), std::string("\x00\x01\x02garbage", 10));
-        r = cli({"import", path("garbage.bin"), "-o", path("g.stepscope")});
+        r = runCli({"import", path("garbage.bin"), "-o", path("g.stepscope")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("garbage.bin") != std::string::npos, r.err.c_str());
         writeFile(path("empty.json"), "");
-        r = cli({"report", path("empty.json")});
+        r = runCli({"report", path("empty.json")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("empty") != std::string::npos, r.err.c_str());
     }
 
     void importPrintsSummaryAndQueryReadsIt() {
         const std::string session = makeSession();
-        Result r = cli({"query", session, "SELECT series, device, value FROM v_metric WHERE series = 'gpu_util' ORDER BY t_ns"});
+        Result r = runCli({"query", session, "SELECT series, device, value FROM v_metric WHERE series = 'gpu_util' ORDER BY t_ns"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, std::string("series,device,value\ngpu_util,0,87.0\ngpu_util,0,91.0\n"));
-        r = cli({"query", session, "SELECT count(*) AS n FROM v_metric WHERE series = 'gpu_util'", "--format", "json"});
+        r = runCli({"query", session, "SELECT count(*) AS n FROM v_metric WHERE series = 'gpu_util'", "--format", "json"});
         QCOMPARE(r.code, 0);
         const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
         QCOMPARE(rows.size(), 1);
@@ -101,25 +101,25 @@ private slots:
         for (const char *sql : {"DELETE FROM metric_sample", "DROP TABLE source", "INSERT INTO annotation(start_ns,end_ns,text) VALUES (1,2,'x')",
                                 "UPDATE source SET path = 'x'", "PRAGMA user_version = 5", "ATTACH DATABASE 'other.db' AS o",
                                 "SELECT 1; DELETE FROM metric_sample"}) {
-            const Result r = cli({"query", session, sql});
+            const Result r = runCli({"query", session, sql});
             QVERIFY2(r.code == 1, sql);
             QVERIFY2(!r.err.empty(), sql);
         }
-        const Result r = cli({"query", session, "SELECT count(*) FROM metric_sample"});
+        const Result r = runCli({"query", session, "SELECT count(*) FROM metric_sample"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.find("\n5\n") != std::string::npos || r.out.find("\n6\n") != std::string::npos, r.out.c_str());
-        const Result v = cli({"query", session, "PRAGMA user_version"});
-        QVERIFY(v.out.find("\n2\n") != std::string::npos);
+        QCOMPARE(r.out, std::string("count(*)\n5\n"));  // 2 gpu_util (one N/A) + 3 memory.used
+        const Result v = runCli({"query", session, "PRAGMA user_version"});
+        QCOMPARE(v.out, "user_version\n" + std::to_string(SessionStore::latestSchemaVersion()) + "\n");
     }
 
     void queryOnNonSessionExitsTwo() {
         writeFile(path("plain.txt"), "hello");
-        QCOMPARE(cli({"query", path("plain.txt"), "SELECT 1"}).code, 2);
+        QCOMPARE(runCli({"query", path("plain.txt"), "SELECT 1"}).code, 2);
     }
 
     void reportJsonHasTheContractShape() {
         const std::string session = makeSession();
-        const Result r = cli({"report", session, "--format", "json"});
+        const Result r = runCli({"report", session, "--format", "json"});
         QCOMPARE(r.code, 0);
         const QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).object();
         QCOMPARE(root["stepscope_report"].toInt(), 1);
@@ -132,7 +132,7 @@ private slots:
 
     void reportWritesToFileWithDashO() {
         const std::string session = makeSession();
-        const Result r = cli({"report", session, "--format", "markdown", "-o", path("r.md")});
+        const Result r = runCli({"report", session, "--format", "markdown", "-o", path("r.md")});
         QCOMPARE(r.code, 0);
         std::ifstream in(path("r.md"));
         std::string first;
@@ -145,10 +145,10 @@ private slots:
         // the problem is named, and the exit code says "partial".
         writeFile(path("smi2.csv"), kSmiCsv);
         writeFile(path("broken.bin"), std::string("\x7f\x45garbage-bytes", 15));
-        const Result r = cli({"import", path("smi2.csv"), path("broken.bin"), "-o", path("p.stepscope")});
+        const Result r = runCli({"import", path("smi2.csv"), path("broken.bin"), "-o", path("p.stepscope")});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.find("broken.bin") != std::string::npos, r.err.c_str());
-        const Result q = cli({"query", path("p.stepscope"), "SELECT count(*) FROM source"});
+        const Result q = runCli({"query", path("p.stepscope"), "SELECT count(*) FROM source"});
         QCOMPARE(q.out, std::string("count(*)\n1\n"));
     }
 };
