@@ -1,0 +1,20 @@
+#pragma once
+// Bottleneck: the names of the training-step stage a synthetic profile is made to starve on.
+// Owned by the synthetic generator; the program (flag --bottleneck), the tests and benchmarks call
+// parseBottleneck()/bottleneckName() so that one spelling is used for flags, file names and reports.
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace stepscope::synth {
+
+enum class Bottleneck { None, Input, Preprocessing, H2D, KernelLaunch, Callback, Checkpoint, Collective };
+
+// Lower-case names: none, input, preprocessing, h2d, kernel_launch, callback, checkpoint, collective
+// ("kernel-launch" is accepted too). Returns nullopt for anything else.
+std::optional<Bottleneck> parseBottleneck(std::string_view name);
+std::string_view bottleneckName(Bottleneck b);
+std::span<const Bottleneck> allBottlenecks();
+
+} // namespace stepscope::synth

@@ -1,0 +1,173 @@
+#include "app/synth/chrome_trace_writer.h"
+
+#include "app/synth/gzip_file_writer.h"
+
+#include <charconv>
+
+namespace stepscope::synth {
+
+namespace {
+constexpr size_t kChunk = 1 << 20;
+}
+
+ChromeTraceWriter::ChromeTraceWriter(GzipFileWriter *sink) : sink_(sink) {
+    buf_.reserve(kChunk + (64 << 10));
+}
+
+void ChromeTraceWriter::raw(std::string_view text) {
+    buf_.append(text);
+}
+
+void ChromeTraceWriter::appendInt(int64_t v) {
+    char tmp[24];
+    auto res = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, res.ptr);
+}
+
+void ChromeTraceWriter::appendMicros(std::string &out, int64_t ns) {
+    if (ns < 0) {
+        out.push_back('-');
+        ns = -ns;
+    }
+    char tmp[32];
+    auto res = std::to_chars(tmp, tmp + 24, ns / 1000);
+    char *p = res.ptr;
+    const int frac = static_cast<int>(ns % 1000);
+    *p++ = '.';
+    *p++ = static_cast<char>('0' + frac / 100);
+    *p++ = static_cast<char>('0' + frac / 10 % 10);
+    *p++ = static_cast<char>('0' + frac % 10);
+    out.append(tmp, p);
+}
+
+void ChromeTraceWriter::appendKey(std::string_view key) {
+    buf_.append(",\"");
+    buf_.append(key);
+    buf_.append("\":");
+}
+
+ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::string_view name, int64_t pid,
+                                            int64_t tid, int64_t tsNs) {
+    buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+    firstEvent_ = false;
+    buf_.push_back(ph);
+    if (!cat.empty()) {
+        buf_.append("\",\"cat\":\"");
+        buf_.append(cat);
+    }
+    buf_.append("\",\"name\":\"");
+    buf_.append(name);
+    buf_.append("\",\"pid\":");
+    appendInt(pid);
+    buf_.append(",\"tid\":");
+    appendInt(tid);
+    buf_.append(",\"ts\":");
+    appendMicros(buf_, tsNs);
+    argsOpen_ = false;
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::string_view name, std::string_view pid,
+                                            std::string_view tid, int64_t tsNs) {
+    buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+    firstEvent_ = false;
+    buf_.push_back(ph);
+    if (!cat.empty()) {
+        buf_.append("\",\"cat\":\"");
+        buf_.append(cat);
+    }
+    buf_.append("\",\"name\":\"");
+    buf_.append(name);
+    buf_.append("\",\"pid\":\"");
+    buf_.append(pid);
+    buf_.append("\",\"tid\":\"");
+    buf_.append(tid);
+    buf_.append("\",\"ts\":");
+    appendMicros(buf_, tsNs);
+    argsOpen_ = false;
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::dur(int64_t ns) {
+    buf_.append(",\"dur\":");
+    appendMicros(buf_, ns);
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::field(std::string_view key, int64_t value) {
+    appendKey(key);
+    appendInt(value);
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::field(std::string_view key, std::string_view value) {
+    appendKey(key);
+    buf_.push_back('"');
+    buf_.append(value);
+    buf_.push_back('"');
+    return *this;
+}
+
+void ChromeTraceWriter::openArgs() {
+    if (!argsOpen_) {
+        buf_.append(",\"args\":{\"");
+        argsOpen_ = true;
+    } else {
+        buf_.append(",\"");
+    }
+}
+
+ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, int64_t value) {
+    openArgs();
+    buf_.append(key);
+    buf_.append("\":");
+    appendInt(value);
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, std::string_view value) {
+    openArgs();
+    buf_.append(key);
+    buf_.append("\":\"");
+    buf_.append(value);
+    buf_.push_back('"');
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::argMilli(std::string_view key, int64_t thousandths) {
+    openArgs();
+    buf_.append(key);
+    buf_.append("\":");
+    appendMicros(buf_, thousandths);
+    return *this;
+}
+
+ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, const std::array<int, 3> &dims) {
+    openArgs();
+    buf_.append(key);
+    buf_.append("\":[");
+    appendInt(dims[0]);
+    buf_.push_back(',');
+    appendInt(dims[1]);
+    buf_.push_back(',');
+    appendInt(dims[2]);
+    buf_.push_back(']');
+    return *this;
+}
+
+void ChromeTraceWriter::end() {
+    buf_.append(argsOpen_ ? "}}" : "}");
+    argsOpen_ = false;
+    ++events_;
+    if (buf_.size() >= kChunk)
+        flush();
+}
+
+void ChromeTraceWriter::flush() {
+    bytes_ += static_cast<int64_t>(buf_.size());
+    if (sink_)
+        sink_->write(buf_);
+    buf_.clear();
+}
+
+} // namespace stepscope::synth

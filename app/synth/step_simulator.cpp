@@ -1,0 +1,279 @@
+#include "app/synth/step_simulator.h"
+
+#include "app/synth/chrome_trace_writer.h"
+#include "app/synth/gpu_activity_recorder.h"
+
+#include <algorithm>
+#include <string>
+
+namespace stepscope::synth {
+
+namespace {
+constexpr int kCbidLaunchKernel = 211;
+constexpr int kCbidMemcpyAsync = 41;
+constexpr int kCbidStreamSynchronize = 131;
+constexpr int kCbidStreamWaitEvent = 147;
+constexpr int64_t kLaunchLatencyNs = 2'500; // a kernel starts at least this long after its launch begins
+} // namespace
+
+StepSimulator::StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder)
+    : setup_(setup), w_(writer), recorder_(recorder), program_(setup.kernelsPerStep, setup.bottleneck),
+      shaper_(setup.bottleneck, setup.seed, setup.gpus, program_.kernelCount(), setup.checkpointEvery) {
+    for (int g = 0; g < setup_.gpus; ++g) {
+        const int64_t start = 1'000'000 + g * 37'000;
+        lanes_.push_back({g, kPid + g, start, start, start,
+                          DeterministicRandom(DeterministicRandom::mix(setup_.seed, static_cast<uint64_t>(g) + 1))});
+    }
+}
+
+int64_t StepSimulator::us(Lane &l, double lo, double hi) const {
+    return static_cast<int64_t>(l.rng.uniform(lo, hi) * 1000.0);
+}
+
+int64_t StepSimulator::endNs() const {
+    int64_t end = 0;
+    for (const auto &l : lanes_)
+        end = std::max({end, l.cpu, l.stream, l.nccl});
+    return end;
+}
+
+void StepSimulator::writeMetadata() {
+    w_.begin('M', "", "process_name", kPid, 0, 0).arg("name", "python").end();
+    w_.begin('M', "", "process_labels", kPid, 0, 0).arg("labels", "CPU").end();
+    w_.begin('M', "", "process_sort_index", kPid, 0, 0).arg("sort_index", kPid).end();
+    for (const auto &l : lanes_) {
+        const std::string name = "thread " + std::to_string(l.tid) + " (python)";
+        w_.begin('M', "", "thread_name", kPid, l.tid, 0).arg("name", name).end();
+        w_.begin('M', "", "thread_sort_index", kPid, l.tid, 0).arg("sort_index", l.tid).end();
+    }
+    const bool nccl = setup_.gpus > 1 || setup_.bottleneck == Bottleneck::Collective;
+    for (const auto &l : lanes_) {
+        const std::string label = "GPU " + std::to_string(l.device);
+        w_.begin('M', "", "process_name", l.device, 0, 0).arg("name", "python").end();
+        w_.begin('M', "", "process_labels", l.device, 0, 0).arg("labels", label).end();
+        w_.begin('M', "", "process_sort_index", l.device, 0, 0).arg("sort_index", 16777216 + l.device).end();
+        for (int stream : {kComputeStream, kNcclStream}) {
+            if (stream == kNcclStream && !nccl)
+                continue;
+            const std::string sname = "stream " + std::to_string(stream) + " ";
+            w_.begin('M', "", "thread_name", l.device, stream, 0).arg("name", sname).end();
+            w_.begin('M', "", "thread_sort_index", l.device, stream, 0).arg("sort_index", stream).end();
+        }
+    }
+    w_.begin('i', "", "Iteration Start: PyTorch Profiler", "Traces", "Trace PyTorch Profiler", 0).field("s", "g").end();
+}
+
+void StepSimulator::writeCaptureMarkers() {
+    const int64_t end = endNs() + 50'000;
+    w_.begin('X', "Trace", "PyTorch Profiler (0)", "Spans", "PyTorch Profiler", 0).dur(end).arg("Op count", 0).end();
+    w_.begin('i', "", "Record Window End", "Traces", "Trace PyTorch Profiler", end).field("s", "g").end();
+    if (recorder_)
+        recorder_->extendTo(end);
+}
+
+StepSimulator::Scope StepSimulator::open(Lane &l, std::string_view cat, std::string_view name, int64_t preNs) {
+    Scope s{cat, name, l.cpu, nextExternal_++};
+    l.cpu += preNs;
+    return s;
+}
+
+void StepSimulator::close(Lane &l, const Scope &s, int64_t postNs) {
+    l.cpu += postNs;
+    w_.begin('X', s.cat, s.name, kPid, l.tid, s.start).dur(l.cpu - s.start).arg("External id", s.ext).end();
+}
+
+void StepSimulator::runtimeCall(Lane &l, std::string_view name, int cbid, int64_t durNs, int64_t corr, int64_t ext) {
+    w_.begin('X', "cuda_runtime", name, kPid, l.tid, l.cpu).dur(durNs).arg("cbid", cbid);
+    if (corr)
+        w_.arg("correlation", corr);
+    w_.arg("External id", ext).end();
+    if (corr)
+        w_.begin('s', "ac2g", "ac2g", kPid, l.tid, l.cpu).field("id", corr).field("bp", "e").end();
+    l.cpu += durNs;
+}
+
+void StepSimulator::flowEnd(Lane &l, int stream, int64_t ts, int64_t corr) {
+    w_.begin('f', "ac2g", "ac2g", l.device, stream, ts).field("id", corr).field("bp", "e").end();
+}
+
+void StepSimulator::kernel(Lane &l, const KernelSpec &k, int stream, int64_t startNs, int64_t durNs, int64_t corr,
+                           int64_t ext, int64_t collectiveElems) {
+    w_.begin('X', "kernel", k.name, l.device, stream, startNs)
+        .dur(durNs)
+        .arg("External id", ext)
+        .arg("queued", 0)
+        .arg("device", l.device)
+        .arg("context", 1)
+        .arg("stream", stream)
+        .arg("correlation", corr)
+        .arg("registers per thread", k.registers)
+        .arg("shared memory", k.sharedMemory)
+        .arg("grid", k.grid)
+        .arg("block", k.block)
+        .arg("est. achieved occupancy %", k.occupancyPct);
+    if (collectiveElems > 0) {
+        w_.arg("Collective name", "allreduce")
+            .arg("In msg nelems", collectiveElems)
+            .arg("Out msg nelems", collectiveElems)
+            .arg("Group size", std::max(2, setup_.gpus))
+            .arg("dtype", "Float")
+            .arg("Process Group Name", "0")
+            .arg("Process Group Description", "default_pg");
+    }
+    w_.end();
+    flowEnd(l, stream, startNs, corr);
+    if (recorder_)
+        recorder_->addKernel(l.device, startNs, startNs + durNs);
+}
+
+void StepSimulator::memcpy(Lane &l, std::string_view name, int64_t startNs, int64_t durNs, int64_t bytes, int64_t corr,
+                           int64_t ext) {
+    w_.begin('X', "gpu_memcpy", name, l.device, kComputeStream, startNs)
+        .dur(durNs)
+        .arg("External id", ext)
+        .arg("device", l.device)
+        .arg("context", 1)
+        .arg("stream", kComputeStream)
+        .arg("correlation", corr)
+        .arg("bytes", bytes)
+        .argMilli("memory bandwidth (GB/s)", durNs > 0 ? bytes * 1000 / durNs : 0)
+        .end();
+    flowEnd(l, kComputeStream, startNs, corr);
+    if (recorder_)
+        recorder_->addCopy(l.device, startNs, startNs + durNs);
+}
+
+void StepSimulator::runStep(int64_t stepNumber) {
+    const StepShape shape = shaper_.shapeFor(stepNumber);
+    nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
+    for (auto &l : lanes_)
+        runLaneStep(l, stepNumber, shape);
+    if (recorder_)
+        recorder_->commit();
+}
+
+void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &shape) {
+    const std::string stepName = "ProfilerStep#" + std::to_string(stepNumber);
+    const Scope step = open(l, "user_annotation", stepName, us(l, 4, 9));
+    dataLoader(l, shape);
+    copyToDevice(l, shape.batchBytes, shape.pageableMBps);
+    copyToDevice(l, 128 * 8, shape.pageableMBps); // the labels
+    const Scope zero = open(l, "user_annotation", "Optimizer.zero_grad#SGD.zero_grad", us(l, 15, 30));
+    close(l, zero, us(l, 4, 9));
+
+    int backwardOps = 0;
+    for (const auto &p : program_.ops())
+        backwardOps += p.phase == Phase::Backward;
+    const int bucketEvery = std::max(1, backwardOps / shape.buckets);
+    const int64_t bucketNs = shape.collectiveNs / shape.buckets;
+    const int64_t bucketElems = 25LL * 1024 * 1024 / 4; // DDP's 25 MB buckets of float32
+    int backwardSeen = 0, bucketsLaunched = 0;
+    bool inOptimizer = false;
+    Scope optimizer{};
+    for (const auto &p : program_.ops()) {
+        if (p.phase == Phase::Optimizer && !inOptimizer) {
+            if (shape.collective) {
+                while (bucketsLaunched < shape.buckets) {
+                    allReduceBucket(l, static_cast<int64_t>(static_cast<double>(bucketNs) * l.rng.jitter(0.08)),
+                                    bucketElems);
+                    ++bucketsLaunched;
+                }
+                // The optimizer's stream waits for the gradients' all-reduce.
+                runtimeCall(l, "cudaStreamWaitEvent", kCbidStreamWaitEvent, us(l, 2, 4), 0, nextExternal_++);
+                l.stream = std::max(l.stream, l.nccl);
+            }
+            optimizer = open(l, "user_annotation", "Optimizer.step#SGD.step", us(l, 20, 40));
+            inOptimizer = true;
+        }
+        op(l, *p.op, shape);
+        if (p.phase == Phase::Backward && shape.collective && !shape.collectiveExposed &&
+            ++backwardSeen % bucketEvery == 0 && bucketsLaunched < shape.buckets) {
+            allReduceBucket(l, static_cast<int64_t>(static_cast<double>(bucketNs) * l.rng.jitter(0.08)), bucketElems);
+            ++bucketsLaunched;
+        }
+    }
+    if (inOptimizer)
+        close(l, optimizer, us(l, 5, 12));
+    lossItem(l, shape);
+    callback(l, shape);
+    if (shape.checkpoint)
+        checkpoint(l, shape);
+    close(l, step, us(l, 3, 8));
+    l.cpu += us(l, 5, 15);
+}
+
+void StepSimulator::op(Lane &l, const OpSpec &spec, const StepShape &shape) {
+    const bool launchBound = setup_.bottleneck == Bottleneck::KernelLaunch;
+    const double level = static_cast<double>(shape.opLevelNs);
+    l.cpu += static_cast<int64_t>(level * l.rng.uniform(0.2, 0.6)); // python between ops
+    Scope scopes[8];
+    const size_t depth = std::min<size_t>(spec.chain.size(), 8);
+    for (size_t i = 0; i < depth; ++i)
+        scopes[i] = open(l, "cpu_op", spec.chain[i], static_cast<int64_t>(level * l.rng.uniform(0.6, 1.4)));
+    const int64_t ext = scopes[depth - 1].ext;
+    const double meanKernelNs = static_cast<double>(shape.gpuComputeNs) / program_.kernelCount();
+    for (const auto &k : spec.kernels) {
+        const int64_t corr = nextCorrelation_++;
+        const int64_t launchTs = l.cpu;
+        runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel,
+                    static_cast<int64_t>(static_cast<double>(shape.launchNs) * l.rng.uniform(0.7, 1.4)), corr, ext);
+        const double durNs =
+            launchBound ? meanKernelNs * l.rng.uniform(0.6, 1.4) : k.weight * nsPerWeight_ * l.rng.jitter(0.08);
+        // Back-to-back kernels on one stream leave about a microsecond between them.
+        const int64_t start = std::max(launchTs + kLaunchLatencyNs + us(l, 0, 2), l.stream + us(l, 0.6, 1.4));
+        const int64_t dur = std::max<int64_t>(1'000, static_cast<int64_t>(durNs));
+        kernel(l, k, kComputeStream, start, dur, corr, ext, 0);
+        l.stream = start + dur;
+        l.cpu += us(l, 0.5, 1.5);
+    }
+    for (size_t i = depth; i-- > 0;)
+        close(l, scopes[i], static_cast<int64_t>(level * l.rng.uniform(0.15, 0.4)));
+}
+
+void StepSimulator::allReduceBucket(Lane &l, int64_t durNs, int64_t elems) {
+    const Scope outer = open(l, "user_annotation", "nccl:all_reduce", us(l, 3, 6));
+    const Scope inner = open(l, "cpu_op", "record_param_comms", us(l, 4, 8));
+    const int64_t corr = nextCorrelation_++;
+    const int64_t launchTs = l.cpu;
+    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 5, 9), corr, inner.ext);
+    // Starts once the gradients are computed (queued compute work done) and the previous bucket is reduced.
+    const int64_t start = std::max({launchTs + kLaunchLatencyNs, l.stream, l.nccl}) + us(l, 1, 4);
+    kernel(l, TrainingStepProgram::allReduceKernel(), kNcclStream, start, durNs, corr, inner.ext, elems);
+    l.nccl = start + durNs;
+    close(l, inner, us(l, 2, 5));
+    close(l, outer, us(l, 1, 3));
+}
+
+void StepSimulator::copyToDevice(Lane &l, int64_t bytes, int64_t mbps) {
+    const Scope to = open(l, "cpu_op", "aten::to", us(l, 3, 6));
+    const Scope toCopy = open(l, "cpu_op", "aten::_to_copy", us(l, 4, 8));
+    const Scope copy = open(l, "cpu_op", "aten::copy_", us(l, 3, 6));
+    const int64_t corr = nextCorrelation_++;
+    const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 2);
+    const int64_t dur = std::max<int64_t>(1'200, bytes * 1000 / mbps);
+    // Pageable memory: the call returns only once the staged copy has finished.
+    runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, start + dur - l.cpu + us(l, 2, 5), corr, copy.ext);
+    memcpy(l, "Memcpy HtoD (Pageable -> Device)", start, dur, bytes, corr, copy.ext);
+    l.stream = start + dur;
+    close(l, copy, us(l, 1, 3));
+    close(l, toCopy, us(l, 1, 3));
+    close(l, to, us(l, 1, 2));
+}
+
+void StepSimulator::lossItem(Lane &l, const StepShape &) {
+    const Scope item = open(l, "cpu_op", "aten::item", us(l, 3, 6));
+    const Scope local = open(l, "cpu_op", "aten::_local_scalar_dense", us(l, 4, 8));
+    const int64_t corr = nextCorrelation_++;
+    const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
+    const int64_t dur = us(l, 1.2, 2.2);
+    runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, us(l, 4, 8), corr, local.ext);
+    memcpy(l, "Memcpy DtoH (Device -> Pageable)", start, dur, 4, corr, local.ext);
+    l.stream = start + dur;
+    // The host waits here for everything queued in the step: the usual per-step sync point.
+    runtimeCall(l, "cudaStreamSynchronize", kCbidStreamSynchronize,
+                std::max(l.stream - l.cpu, int64_t{0}) + us(l, 2, 4), 0, local.ext);
+    close(l, local, us(l, 1, 3));
+    close(l, item, us(l, 1, 2));
+}
+
+} // namespace stepscope::synth

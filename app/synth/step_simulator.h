@@ -1,0 +1,100 @@
+#pragma once
+// StepSimulator: owns the simulated clocks of a training run - per GPU one host (python) thread clock,
+// one compute stream (7) and one NCCL stream (13) - and the correlation / External id counters. The
+// generator calls runStep() once per step; the simulator walks the TrainingStepProgram under the
+// StepShape the BottleneckShaper gives, emits each event to the ChromeTraceWriter as soon as its
+// duration is known (enclosing ranges therefore follow their children in the file) and reports device
+// busy time to the GpuActivityRecorder.
+//
+// Multi-GPU layout (documented choice): one host process (pid 4242) with one python thread per GPU
+// (tid 4242 + g), each running the full step structure - its own ProfilerStep#N, DataLoader, ops and
+// launches - for its own device (pid g). Device work starts no earlier than its launch, and kernels and
+// copies of one stream never overlap.
+
+#include "app/synth/bottleneck.h"
+#include "app/synth/bottleneck_shaper.h"
+#include "app/synth/deterministic_random.h"
+#include "app/synth/training_step_program.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace stepscope::synth {
+
+class ChromeTraceWriter;
+class GpuActivityRecorder;
+
+struct SimulationSetup {
+    Bottleneck bottleneck = Bottleneck::None;
+    uint64_t seed = 1;
+    int gpus = 1;
+    int kernelsPerStep = 0;  // 0 = the bottleneck's default
+    int checkpointEvery = 0; // 0 = every 10th step for the checkpoint bottleneck, never otherwise
+};
+
+class StepSimulator {
+public:
+    static constexpr int64_t kPid = 4242;
+    static constexpr int kComputeStream = 7;
+    static constexpr int kNcclStream = 13;
+
+    StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder);
+
+    void writeMetadata();
+    void runStep(int64_t stepNumber);
+    // The profiler's capture span and window markers; call once after the last step.
+    void writeCaptureMarkers();
+
+    int64_t endNs() const;
+    int kernelsPerStep() const { return program_.kernelCount(); }
+
+private:
+    struct Lane {
+        int device;
+        int64_t tid;
+        int64_t cpu;    // host thread clock
+        int64_t stream; // compute stream: end of the last queued work
+        int64_t nccl;   // NCCL stream
+        DeterministicRandom rng;
+    };
+    struct Scope {
+        std::string_view cat, name;
+        int64_t start, ext;
+    };
+
+    Scope open(Lane &l, std::string_view cat, std::string_view name, int64_t preNs);
+    void close(Lane &l, const Scope &s, int64_t postNs);
+    int64_t us(Lane &l, double lo, double hi) const;
+
+    void runLaneStep(Lane &l, int64_t stepNumber, const StepShape &shape);
+    void dataLoader(Lane &l, const StepShape &shape);
+    void preprocessing(Lane &l, int64_t budgetNs);
+    void copyToDevice(Lane &l, int64_t bytes, int64_t mbps);
+    void op(Lane &l, const OpSpec &spec, const StepShape &shape);
+    void allReduceBucket(Lane &l, int64_t durNs, int64_t elems);
+    void lossItem(Lane &l, const StepShape &shape);
+    void callback(Lane &l, const StepShape &shape);
+    void checkpoint(Lane &l, const StepShape &shape);
+
+    // A runtime API call at the lane's clock (advanced by durNs); with a correlation, the ac2g start too.
+    void runtimeCall(Lane &l, std::string_view name, int cbid, int64_t durNs, int64_t corr, int64_t ext);
+    void kernel(Lane &l, const KernelSpec &k, int stream, int64_t startNs, int64_t durNs, int64_t corr, int64_t ext,
+                int64_t collectiveElems);
+    void memcpy(Lane &l, std::string_view name, int64_t startNs, int64_t durNs, int64_t bytes, int64_t corr,
+                int64_t ext);
+    void flowEnd(Lane &l, int stream, int64_t ts, int64_t corr);
+
+    SimulationSetup setup_;
+    ChromeTraceWriter &w_;
+    GpuActivityRecorder *recorder_;
+    TrainingStepProgram program_;
+    BottleneckShaper shaper_;
+    std::vector<Lane> lanes_;
+    int64_t nextCorrelation_ = 1;
+    int64_t nextExternal_ = 1;
+    int64_t nextPythonId_ = 1;
+    double nsPerWeight_ = 0;
+};
+
+} // namespace stepscope::synth
