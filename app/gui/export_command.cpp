@@ -10,6 +10,7 @@
 
 #include <QApplication>
 
+#include <memory>
 #include <ostream>
 
 namespace stepscope::cli {
@@ -29,7 +30,12 @@ bool parseSize(const std::string &text, int &w, int &h) {
 } // namespace
 
 int runExport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--view", "--steps", "--range", "--annotate", "--size", "-o", "--output", "--scale"});
+    ArgumentList a(args, {"--view", "--steps", "--range", "--annotate", "--size", "-o", "--output", "--scale"},
+                   {"--list-views"});
+    if (a.ok() && a.flag("--list-views")) {
+        for (const QString &name : gui::MainWindow::viewNames()) io.out << name.toStdString() << "\n";
+        return Ok;
+    }
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     if (!a.ok() || a.positional().empty() || !output) {
         io.err << "stepscope export: " << (a.ok() ? "usage: stepscope export PATH... --view NAME -o FILE.png|.svg|.pdf" : a.error())
@@ -37,9 +43,9 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         return Usage;
     }
     const std::string view = a.value("--view").value_or("window");
-    const std::set<std::string> known = {"window", "steps", "session", "log", "timeline", "ops", "utilization"};
-    if (!known.count(view)) {
-        io.err << "stepscope export: unknown view '" << view << "'\n";
+    if (view != "window" && !gui::MainWindow::viewNames().contains(QString::fromStdString(view))) {
+        io.err << "stepscope export: unknown view '" << view << "' (window, "
+               << gui::MainWindow::viewNames().join(", ").toStdString() << ")\n";
         return Usage;
     }
     int width = 1600, height = 1000;
@@ -92,13 +98,19 @@ int runExport(const std::vector<std::string> &args, Streams io) {
             return Usage;
         }
     }
-    window.show();
-    QApplication::processEvents();
-    QWidget *target = view == "window" ? static_cast<QWidget *>(&window) : window.viewWidget(QString::fromStdString(view));
-    if (!target) {
-        io.err << "stepscope export: the " << view << " view is not available in this build\n";
-        return Usage;
+    // The whole window as it is laid out, or one view on its own at the size asked for.
+    std::unique_ptr<QWidget> single;
+    QWidget *target = &window;
+    if (view != "window") {
+        single.reset(window.createView(QString::fromStdString(view)));
+        single->resize(width, height);
+        single->setAttribute(Qt::WA_DontShowOnScreen);
+        single->show();
+        target = single.get();
+    } else {
+        window.show();
     }
+    QApplication::processEvents();
     const QString error = ViewExporter::exportWidget(target, QString::fromStdString(*output), scale,
                                                      QStringLiteral("Stepscope — %1").arg(QString::fromStdString(view)));
     if (!error.isEmpty()) {

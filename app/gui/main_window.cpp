@@ -81,14 +81,23 @@ void MainWindow::buildDocks() {
     layout->addWidget(hint);
     setCentralWidget(m_central);
 
-    m_steps = new StepTimeView(m_session, m_time, this);
-    m_overview = new SessionOverviewView(m_session, m_time, this);
-    m_log = new ImportLogView(m_session, this);
+    m_steps = static_cast<StepTimeView *>(createView("steps", this));
+    m_overview = static_cast<SessionOverviewView *>(createView("session", this));
+    m_log = static_cast<ImportLogView *>(createView("log", this));
     addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
     addDock(tr("Session"), "sessionDock", m_overview, Qt::LeftDockWidgetArea);
     m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), m_logDock);
     findChild<QDockWidget *>("stepsDock")->raise();
+}
+
+QStringList MainWindow::viewNames() { return {"steps", "session", "log"}; }
+
+QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
+    if (name == "steps") return new StepTimeView(m_session, m_time, parent);
+    if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
+    if (name == "log") return new ImportLogView(m_session, parent);
+    return nullptr;
 }
 
 QWidget *MainWindow::viewWidget(const QString &name) const {

@@ -37,7 +37,11 @@ public:
     SessionModel *session() const { return m_session; }
     TimeRangeController *timeRange() const { return m_time; }
     ImportWorker *importWorker() const { return m_worker; }
-    QWidget *viewWidget(const QString &name) const;  // "steps", "session", "log", "central"
+    QWidget *viewWidget(const QString &name) const;  // one of viewNames()
+    static QStringList viewNames();
+    // A new instance of a named view over this window's session and time range (export renders
+    // one at the size asked for); nullptr for an unknown name.
+    QWidget *createView(const QString &name, QWidget *parent = nullptr);
     QString lastError() const { return m_lastError; }
     int warningBadgeCount() const { return m_warningCount; }
     static QString sessionPathFor(const QStringList &inputs);
