@@ -28,10 +28,21 @@ int runGui(int argc, char **argv, const std::vector<std::string> &args) {
     return app.exec();
 }
 
+namespace {
+// Headless rendering through the offscreen platform makes Qt chatter about things that do not
+// matter there (window size hints); the command's own messages stay.
+void quietHeadlessMessages(QtMsgType type, const QMessageLogContext &, const QString &msg) {
+    if (type == QtDebugMsg || type == QtInfoMsg || msg.contains("propagateSizeHints") || msg.contains("XDG_RUNTIME_DIR"))
+        return;
+    std::cerr << msg.toStdString() << "\n";
+}
+} // namespace
+
 int runHeadlessCommand(int argc, char **argv, const std::vector<std::string> &args) {
     // Rendering needs no display: fall back to the offscreen platform when there is none.
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    qInstallMessageHandler(quietHeadlessMessages);
     QApplication app(argc, argv);
     setApplicationIdentity();
     return cli::run(args, {std::cout, std::cerr, isatty(STDERR_FILENO) != 0});

@@ -89,6 +89,8 @@ void MainWindow::buildDocks() {
     m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), m_logDock);
     findChild<QDockWidget *>("stepsDock")->raise();
+    resizeDocks({findChild<QDockWidget *>("sessionDock")}, {420}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {260}, Qt::Vertical);
 }
 
 QStringList MainWindow::viewNames() { return {"steps", "session", "log"}; }

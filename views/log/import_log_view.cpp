@@ -1,6 +1,7 @@
 #include "views/log/import_log_view.h"
 
 #include <QHeaderView>
+#include <QPainter>
 
 namespace stepscope {
 
@@ -14,6 +15,18 @@ ImportLogView::ImportLogView(SessionModel *session, QWidget *parent) : QTableWid
     setWordWrap(false);
     connect(m_session, &SessionModel::sessionChanged, this, &ImportLogView::reload);
     reload();
+}
+
+void ImportLogView::paintEvent(QPaintEvent *event) {
+    QTableWidget::paintEvent(event);
+    if (rowCount() > 0) return;
+    // An empty log is good news; say so instead of showing a blank table.
+    QPainter p(viewport());
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    const QString text = m_session->isOpen()
+        ? tr("No warnings, errors or skipped files: every record of every source was imported.")
+        : tr("No session open.");
+    p.drawText(viewport()->rect(), Qt::AlignCenter, text);
 }
 
 void ImportLogView::reload() {

@@ -14,6 +14,9 @@ public:
     explicit ImportLogView(SessionModel *session, QWidget *parent = nullptr);
     void reload();
 
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
 private:
     SessionModel *m_session;
 };

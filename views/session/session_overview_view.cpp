@@ -17,7 +17,12 @@ SessionOverviewView::SessionOverviewView(SessionModel *session, TimeRangeControl
     : QTreeWidget(parent), m_session(session), m_time(time) {
     setColumnCount(4);
     setHeaderLabels({tr("Item"), tr("Kind"), tr("Events"), tr("Status")});
+    header()->setStretchLastSection(false);
     header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 4; ++c) header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header()->setMinimumSectionSize(40);
+    setMinimumWidth(380);
+    setTextElideMode(Qt::ElideMiddle);
     setRootIsDecorated(true);
     setAlternatingRowColors(true);
     connect(m_session, &SessionModel::sessionChanged, this, &SessionOverviewView::reload);
