@@ -23,6 +23,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
         return std::vector<Migration>{
             {1, readResource(":/schema/001_core.sql")},
             {2, readResource(":/schema/002_user_data.sql")},
+            {3, readResource(":/schema/003_timeline_lod.sql")},
         };
     }();
     return migrations;

@@ -1,0 +1,113 @@
+#include "models/timeline/range_aggregate_model.h"
+
+#include "models/timeline/name_colors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace stepscope {
+
+QString formatDurationNs(int64_t ns) {
+    const double v = double(ns), a = std::abs(v);
+    if (a >= 1e9) return QString::number(v / 1e9, 'f', a >= 1e11 ? 1 : 3) + QStringLiteral(" s");
+    if (a >= 1e6) return QString::number(v / 1e6, 'f', a >= 1e8 ? 1 : 3) + QStringLiteral(" ms");
+    if (a >= 1e3) return QString::number(v / 1e3, 'f', a >= 1e5 ? 1 : 3) + QStringLiteral(" µs");
+    return QString::number(ns) + QStringLiteral(" ns");
+}
+
+RangeAggregateModel::RangeAggregateModel(TimelineModel *timeline, QObject *parent)
+    : QAbstractTableModel(parent), m_timeline(timeline) {
+    connect(timeline, &TimelineModel::modelReset, this, [this] { setRange(m_range); });
+}
+
+void RangeAggregateModel::setRange(NsRange range) {
+    beginResetModel();
+    m_range = range;
+    m_rows.clear();
+    SessionStore *store = m_timeline->store();
+    if (store && range.valid()) {
+        std::unordered_map<int64_t, Row> byName;
+        SqliteStatement totals(store->db(), "SELECT name_id, count(*), sum(dur_ns) FROM slice WHERE track_id = ?1 "
+                                            "AND start_ns >= ?2 AND start_ns < ?3 GROUP BY name_id");
+        // Children time charged to the parent's name, for self time.
+        SqliteStatement children(store->db(), "SELECT p.name_id, sum(c.dur_ns) FROM slice c JOIN slice p ON p.id = c.parent_id "
+                                              "WHERE c.track_id = ?1 AND c.start_ns >= ?2 AND c.start_ns < ?3 GROUP BY p.name_id");
+        for (const TimelineTrack &t : m_timeline->tracks()) {
+            totals.bind(1, t.id);
+            totals.bind(2, range.start - t.baseNs);
+            totals.bind(3, range.end - t.baseNs);
+            while (totals.step()) {
+                Row &r = byName[totals.columnInt(0)];
+                r.count += totals.columnInt(1);
+                r.totalNs += totals.columnInt(2);
+                r.selfNs += totals.columnInt(2);
+            }
+            totals.reset();
+            children.bind(1, t.id);
+            children.bind(2, range.start - t.baseNs);
+            children.bind(3, range.end - t.baseNs);
+            while (children.step()) {
+                auto it = byName.find(children.columnInt(0));
+                if (it != byName.end()) it->second.selfNs -= children.columnInt(1);
+            }
+            children.reset();
+        }
+        SqliteStatement name(store->db(), "SELECT text FROM string WHERE id = ?1");
+        for (auto &[id, r] : byName) {
+            r.nameId = id;
+            r.selfNs = std::max<int64_t>(0, r.selfNs);
+            name.bind(1, id);
+            if (name.step()) r.name = QString::fromStdString(name.columnText(0));
+            name.reset();
+            m_rows.push_back(std::move(r));
+        }
+        std::sort(m_rows.begin(), m_rows.end(), [](const Row &a, const Row &b) {
+            return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name; });
+    }
+    endResetModel();
+}
+
+int RangeAggregateModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int RangeAggregateModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RangeAggregateModel::data(const QModelIndex &index, int role) const {
+    if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
+    const Row &r = m_rows[size_t(index.row())];
+    const int c = index.column();
+    if (role == Qt::DisplayRole) {
+        switch (c) {
+        case NameColumn: return r.name;
+        case CountColumn: return QString::number(r.count);
+        case TotalColumn: return formatDurationNs(r.totalNs);
+        case SelfColumn: return formatDurationNs(r.selfNs);
+        default: return {};
+        }
+    }
+    if (role == SortRole) {
+        switch (c) {
+        case NameColumn: return r.name;
+        case CountColumn: return qlonglong(r.count);
+        case TotalColumn: return qlonglong(r.totalNs);
+        case SelfColumn: return qlonglong(r.selfNs);
+        default: return {};
+        }
+    }
+    if (role == NameIdRole) return qlonglong(r.nameId);
+    if (role == Qt::DecorationRole && c == NameColumn) return nameColor(r.nameId);
+    if (role == Qt::TextAlignmentRole && c != NameColumn) return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant RangeAggregateModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case CountColumn: return tr("Count");
+    case TotalColumn: return tr("Total");
+    case SelfColumn: return tr("Self");
+    default: return {};
+    }
+}
+
+} // namespace stepscope

@@ -1,0 +1,50 @@
+#pragma once
+// RangeAggregateModel is the table shown for a dragged time range: one row per slice name with the
+// number of slices starting in the range, their total and their self time (total minus direct
+// children), sorted by total. It reads the session through the (track_id, start_ns) index, track by
+// track. The timeline's details panel shows it for TimeRangeController's selection.
+
+#include "models/qt/time_range_controller.h"
+#include "models/timeline/timeline_model.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace stepscope {
+
+class RangeAggregateModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, CountColumn, TotalColumn, SelfColumn, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;  // numeric value of a cell
+    static constexpr int NameIdRole = Qt::UserRole + 2;
+
+    struct Row {
+        int64_t nameId = 0;
+        QString name;
+        int64_t count = 0, totalNs = 0, selfNs = 0;
+    };
+
+    explicit RangeAggregateModel(TimelineModel *timeline, QObject *parent = nullptr);
+
+    // Recomputes for slices starting in `range` (invalid clears).
+    void setRange(NsRange range);
+    NsRange range() const { return m_range; }
+    const std::vector<Row> &rows() const { return m_rows; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    TimelineModel *m_timeline;
+    NsRange m_range;
+    std::vector<Row> m_rows;
+};
+
+// "1.234 ms", "56.7 µs", "12 ns", "3.2 s": shared by the timeline's panels.
+QString formatDurationNs(int64_t ns);
+
+} // namespace stepscope

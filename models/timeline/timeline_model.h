@@ -1,0 +1,87 @@
+#pragma once
+// TimelineModel is the timeline's data side (Qt Creator tracing-library style: a plain QObject with
+// an index API, no QAbstractItemModel per event). It owns the session's track list grouped
+// run -> device/host, the steps, and the level-of-detail fetch: fetch(track, range, nsPerPixel)
+// returns what to draw — every slice at least a pixel wide as itself, narrower ones merged into
+// counted density blocks — reading the precomputed summaries (TimelineLodStore) when zoomed out and
+// exact slices (TimelineSliceStore) when zoomed in. TimelineView draws it; SliceDetailsView,
+// TimelineSearchModel and RangeAggregateModel ask it about slices. Times are absolute ns.
+
+#include "models/qt/time_range_controller.h"
+#include "models/store/session_store.h"
+#include "models/timeline/timeline_lod_store.h"
+#include "models/timeline/timeline_slice_store.h"
+#include "models/timeline/timeline_types.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+
+#include <unordered_map>
+#include <vector>
+
+namespace stepscope {
+
+class TimelineModel : public QObject {
+    Q_OBJECT
+public:
+    explicit TimelineModel(QObject *parent = nullptr);
+
+    // Reads runs, tracks and steps and makes the level-of-detail cache current (built the first
+    // time a session is opened after an import). nullptr clears. Emits modelReset().
+    void load(SessionStore *store);
+    SessionStore *store() const { return m_store; }
+
+    const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
+    const std::vector<TimelineGroup> &groups() const { return m_groups; }
+    const std::vector<TimelineStep> &steps() const { return m_steps; }  // all runs, by start
+    int trackIndex(int64_t trackId) const;
+    NsRange extent() const { return m_extent; }
+    int64_t sliceCount() const { return m_sliceCount; }
+    // The union of step `step`'s spans over the runs that have it; invalid when none.
+    NsRange stepRange(int64_t step) const;
+
+    // Items to draw for track `track` over `range` at `nsPerPixel`. Appends to `out`.
+    void fetch(int track, NsRange range, double nsPerPixel, std::vector<TimelineItem> &out);
+    // Frame budget for reading exact slices from the file: once spent, remaining tracks are drawn
+    // from the finest summary and frameIncomplete() asks the view for one more frame.
+    void beginFrame(double loadBudgetMs = 3.0);
+    bool frameIncomplete() const { return m_incomplete; }
+
+    // Flows (launch -> kernel) with an end inside `range`, among tracks drawn exactly.
+    std::vector<TimelineFlow> flows(NsRange range, const std::vector<int> &visibleTracks);
+    // The slice id behind a drawn item (summary items carry none), or -1.
+    int64_t resolveSliceId(int track, const TimelineItem &item) const;
+    SliceDetails details(int64_t sliceId) const;
+    // The interned text of a name id (cached; names are read on first use).
+    QString nameText(int64_t nameId) const;
+
+    size_t memoryBytes() const { return m_lod.memoryBytes() + m_slices.memoryBytes(); }
+    bool lodBuiltOnLoad() const { return m_lod.builtOnLoad(); }
+
+signals:
+    void modelReset();
+
+private:
+    void readTracks();
+    void fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
+                    double nsPerPixel, std::vector<TimelineItem> &out) const;
+    void fetchSummary(const TimelineTrack &t, const TrackLod &lod, int level, int64_t t0, int64_t t1,
+                      double nsPerPixel, std::vector<TimelineItem> &out) const;
+
+    SessionStore *m_store = nullptr;
+    TimelineLodStore m_lod;
+    TimelineSliceStore m_slices;
+    std::vector<TimelineTrack> m_tracks;
+    std::vector<TimelineGroup> m_groups;
+    std::vector<TimelineStep> m_steps;
+    std::unordered_map<int64_t, int> m_trackIndex;
+    NsRange m_extent;
+    int64_t m_sliceCount = 0;
+    mutable QHash<int64_t, QString> m_names;
+    QElapsedTimer m_frameClock;
+    double m_loadBudgetMs = 6.0;
+    bool m_incomplete = false;
+};
+
+} // namespace stepscope

@@ -1,0 +1,80 @@
+#pragma once
+// Plain value types shared by the timeline model, its helpers and the views that draw them.
+// Times here are absolute ns (run time base + the source's clock offset), like TimeRangeController.
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace stepscope {
+
+// One thing to draw on a track: a real slice (block == false; sliceId may be -1 when it came
+// from the level-of-detail cache and is resolved on click), or a density block standing for
+// `count` sub-pixel events that were merged — never dropped.
+struct TimelineItem {
+    int64_t startNs = 0;
+    int64_t durNs = 0;
+    int64_t busyNs = 0;     // summed durations of the events it stands for
+    int64_t sliceId = -1;
+    int32_t nameId = 0;     // the slice's name; for a block, the name of its longest event
+    uint32_t count = 1;     // events this item stands for
+    uint32_t depth = 0;
+    bool block = false;
+    int64_t endNs() const { return startNs + durNs; }
+};
+
+struct TimelineTrack {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int group = 0;           // index into TimelineModel::groups() (the device/host sub-group)
+    QString name;
+    QString kind;            // host_thread, gpu_stream, counter, other
+    std::optional<int64_t> device;
+    int depthCount = 1;
+    int64_t sliceCount = 0;
+    int64_t baseNs = 0;      // absolute time of the track's relative zero
+};
+
+// Groups form two levels: a run (parent == -1) and its device/host sub-groups.
+struct TimelineGroup {
+    QString title;
+    int parent = -1;
+    std::vector<int> children;  // sub-group indices (runs only)
+    std::vector<int> tracks;    // track indices (sub-groups only)
+};
+
+struct TimelineStep {
+    int64_t step = 0;
+    int64_t startNs = 0;
+    int64_t durNs = 0;
+};
+
+struct TimelineFlow {
+    int64_t fromSliceId = 0, toSliceId = 0;
+    int fromTrack = -1, toTrack = -1;  // track indices
+    int64_t fromNs = 0, toNs = 0;      // absolute: end of the source slice, start of the target
+    uint32_t fromDepth = 0, toDepth = 0;
+};
+
+// Everything the details panel shows about one slice.
+struct SliceDetails {
+    int64_t id = -1;
+    int track = -1;
+    QString name, category, trackName, argsJson;
+    int64_t startNs = 0, durNs = 0, selfNs = 0;
+    uint32_t depth = 0;
+    std::optional<int64_t> correlation;
+    struct Link {
+        int64_t id = 0;
+        QString name;
+        int64_t startNs = 0, durNs = 0;
+        QString relation;  // "parent", "flow to", "flow from", "correlated"
+    };
+    std::vector<Link> parents;  // innermost first
+    std::vector<Link> linked;   // flow / correlation partners (launch <-> kernel)
+    bool valid() const { return id >= 0; }
+};
+
+} // namespace stepscope

@@ -1,0 +1,124 @@
+#include "views/timeline/slice_details_view.h"
+
+#include "views/timeline/timeline_view.h"
+
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace stepscope {
+
+namespace {
+constexpr int kSliceIdRole = Qt::UserRole + 1;
+}
+
+SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *time, QWidget *parent)
+    : QTabWidget(parent), m_timeline(timeline), m_time(time),
+      m_aggregate(new RangeAggregateModel(timeline->model(), this)), m_tree(new QTreeWidget(this)),
+      m_table(new QTableView(this)), m_rangeLabel(new QLabel(this)) {
+    setObjectName(QStringLiteral("sliceDetailsView"));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Field"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setAlternatingRowColors(true);
+    addTab(m_tree, tr("Slice"));
+
+    auto *rangePage = new QWidget(this);
+    auto *layout = new QVBoxLayout(rangePage);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_rangeLabel);
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_aggregate);
+    proxy->setSortRole(RangeAggregateModel::SortRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RangeAggregateModel::TotalColumn, Qt::DescendingOrder);
+    m_table->horizontalHeader()->setSectionResizeMode(RangeAggregateModel::NameColumn, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    layout->addWidget(m_table);
+    addTab(rangePage, tr("Range"));
+    m_rangeLabel->setText(tr("Shift-drag on the timeline or drag on its ruler to select a range."));
+
+    connect(timeline, &TimelineView::sliceSelected, this, &SliceDetailsView::showSlice);
+    m_aggregateTimer.setSingleShot(true);
+    m_aggregateTimer.setInterval(250);  // a drag changes the selection every mouse move
+    connect(&m_aggregateTimer, &QTimer::timeout, this, [this] { m_aggregate->setRange(m_time->selection()); });
+    connect(time, &TimeRangeController::selectionChanged, this, &SliceDetailsView::onSelection);
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
+        const QVariant id = item->data(0, kSliceIdRole);
+        if (id.isValid()) m_timeline->selectSlice(id.toLongLong());
+    });
+}
+
+void SliceDetailsView::onSelection(NsRange selection) {
+    if (selection.valid()) {
+        m_rangeLabel->setText(tr("Slices starting in the selected %1, by name").arg(formatDurationNs(selection.duration())));
+        setCurrentIndex(1);
+        m_aggregateTimer.start();
+    } else {
+        m_aggregateTimer.stop();
+        m_aggregate->setRange({});
+        m_rangeLabel->setText(tr("Shift-drag on the timeline or drag on its ruler to select a range."));
+    }
+}
+
+void SliceDetailsView::showSlice(const SliceDetails &d) {
+    m_tree->clear();
+    if (!d.valid()) return;
+    setCurrentIndex(0);
+    const int64_t origin = m_time->fullRange().valid() ? m_time->fullRange().start : 0;
+    auto add = [this](QTreeWidgetItem *parent, const QString &k, const QString &v) {
+        auto *it = parent ? new QTreeWidgetItem(parent, {k, v}) : new QTreeWidgetItem(m_tree, {k, v});
+        return it;
+    };
+    add(nullptr, tr("Name"), d.name);
+    add(nullptr, tr("Category"), d.category);
+    add(nullptr, tr("Track"), d.trackName);
+    add(nullptr, tr("Start"), formatDurationNs(d.startNs - origin));
+    add(nullptr, tr("Duration"), formatDurationNs(d.durNs));
+    add(nullptr, tr("Self time"), formatDurationNs(d.selfNs));
+    add(nullptr, tr("Depth"), QString::number(d.depth));
+    if (d.correlation) add(nullptr, tr("Correlation"), QString::number(*d.correlation));
+    if (!d.argsJson.isEmpty()) addArgs(add(nullptr, tr("Args"), QString()), d.argsJson);
+    auto addLinks = [&](const QString &title, const std::vector<SliceDetails::Link> &links) {
+        if (links.empty()) return;
+        QTreeWidgetItem *group = add(nullptr, title, QString::number(links.size()));
+        for (const auto &l : links) {
+            QTreeWidgetItem *it = add(group, l.relation, QStringLiteral("%1 — %2 at %3").arg(l.name, formatDurationNs(l.durNs),
+                                                                                             formatDurationNs(l.startNs - origin)));
+            it->setData(0, kSliceIdRole, qlonglong(l.id));
+            it->setToolTip(1, tr("Double-click to select"));
+        }
+        group->setExpanded(true);
+    };
+    addLinks(tr("Linked"), d.linked);
+    addLinks(tr("Parents"), d.parents);
+    m_tree->expandToDepth(0);
+}
+
+void SliceDetailsView::addArgs(QTreeWidgetItem *parent, const QString &json) {
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
+    if (!doc.isObject()) {
+        new QTreeWidgetItem(parent, {QString(), json});
+        return;
+    }
+    const QJsonObject obj = doc.object();
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const QJsonValue v = it.value();
+        const QString text = v.isString() ? v.toString()
+                           : v.isDouble() ? QString::number(v.toDouble(), 'g', 15)
+                           : QString::fromUtf8(QJsonDocument(v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
+                                                   .toJson(QJsonDocument::Compact));
+        new QTreeWidgetItem(parent, {it.key(), v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false")) : text});
+    }
+    parent->setExpanded(true);
+}
+
+} // namespace stepscope

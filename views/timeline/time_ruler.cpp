@@ -1,0 +1,58 @@
+#include "views/timeline/time_ruler.h"
+
+#include <cmath>
+
+namespace stepscope {
+
+int64_t TimeRuler::stepFor(int64_t span, double widthPx, double minSpacingPx) {
+    const double want = double(span) * minSpacingPx / std::max(1.0, widthPx);
+    int64_t step = 1;
+    while (true) {
+        for (int64_t m : {1, 2, 5}) {
+            if (double(step * m) >= want) return step * m;
+        }
+        if (step > int64_t(1e17)) return step;
+        step *= 10;
+    }
+}
+
+QString TimeRuler::label(int64_t ns, int64_t step) {
+    struct Unit { int64_t scale; const char *name; };
+    static const Unit units[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
+    for (const Unit &u : units) {
+        if (step >= u.scale || u.scale == 1) {
+            // Decimals so that the step itself is exact: 2.5 ms steps need one decimal, ...
+            int decimals = 0;
+            for (int64_t s = step; s % u.scale != 0 && decimals < 3; s *= 10) ++decimals;
+            const double v = double(ns) / double(u.scale);
+            return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(u.name);
+        }
+    }
+    return QString::number(ns);
+}
+
+std::vector<TimeRuler::Tick> TimeRuler::ticks(int64_t origin, int64_t start, int64_t end, double widthPx,
+                                                double minSpacingPx) {
+    std::vector<Tick> out;
+    if (end <= start || widthPx <= 0) return out;
+    const int64_t step = stepFor(end - start, widthPx, minSpacingPx);
+    const int64_t minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : step);
+    const double scale = widthPx / double(end - start);
+    // Ticks sit on multiples of the step measured from the origin.
+    auto floorDiv = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
+    for (int64_t k = floorDiv(start - origin, minor); ; ++k) {
+        const int64_t rel = k * minor;
+        const int64_t t = origin + rel;
+        if (t > end) break;
+        if (t < start) continue;
+        Tick tick;
+        tick.t = t;
+        tick.x = double(t - start) * scale;
+        tick.major = rel % step == 0;
+        if (tick.major) tick.label = label(rel, step);
+        out.push_back(tick);
+    }
+    return out;
+}
+
+} // namespace stepscope

@@ -1,0 +1,297 @@
+#include "views/timeline/timeline_painter.h"
+
+#include "models/timeline/name_colors.h"
+#include "models/timeline/range_aggregate_model.h"
+#include "views/timeline/time_ruler.h"
+
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepscope {
+
+namespace {
+const QColor kBackground(255, 255, 255);
+const QColor kLabelBackground(245, 246, 248);
+const QColor kRunHeader(226, 231, 239);
+const QColor kGroupHeader(238, 241, 245);
+const QColor kSeparator(222, 225, 230);
+const QColor kGrid(236, 238, 242);
+const QColor kText(32, 35, 40);
+const QColor kMutedText(110, 116, 126);
+const QColor kSelection(66, 133, 244);
+const QColor kStepLine(150, 170, 205);
+
+struct XMap {
+    double left, scale;
+    int64_t start;
+    double x(int64_t t) const { return left + double(t - start) * scale; }
+};
+XMap xmap(const TimelineFrame &f) {
+    const QRect d = TimelinePainter::dataRect(f.size);
+    return {double(d.left()), double(d.width()) / double(std::max<int64_t>(1, f.range.duration())), f.range.start};
+}
+int screenY(const TimelineFrame &f, int contentY) { return TimelinePainter::kHeaderHeight + contentY - f.scrollY; }
+QFont sized(QFont font, double pt, bool bold = false) {
+    font.setPointSizeF(pt);
+    font.setBold(bold);
+    return font;
+}
+} // namespace
+
+void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits) {
+    hits.clear();
+    p.fillRect(QRect(QPoint(0, 0), f.size), kBackground);
+    if (!f.model || !f.layout || !f.range.valid() || f.size.width() <= kLabelWidth) return;
+    p.setFont(sized(p.font(), 9));
+    f.model->beginFrame();
+    paintTracks(p, f, hits);
+    // Arrows only where they can be told apart: few exact slices on screen (flows are read per window).
+    const auto exact = std::count_if(hits.begin(), hits.end(), [](const TimelineHit &h) { return h.item.sliceId >= 0; });
+    if (f.showFlows && exact * 6 <= dataRect(f.size).width()) paintFlows(p, f);
+    paintLabels(p, f);
+    paintRuler(p, f);
+    paintSteps(p, f);
+}
+
+void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits) {
+    const QRect data = dataRect(f.size);
+    p.save();
+    p.setClipRect(data);
+    const XMap m = xmap(f);
+    // Grid lines from the ruler's major ticks, step boundaries on top of them.
+    for (const auto &tick : TimeRuler::ticks(f.origin, f.range.start, f.range.end, data.width()))
+        if (tick.major) p.fillRect(QRectF(data.left() + tick.x, data.top(), 1, data.height()), kGrid);
+    if (f.selection.valid()) {
+        const double x0 = m.x(f.selection.start), x1 = m.x(f.selection.end);
+        p.fillRect(QRectF(x0, data.top(), std::max(1.0, x1 - x0), data.height()), QColor(66, 133, 244, 28));
+    }
+    const double nsPerPx = double(f.range.duration()) / std::max(1, data.width());
+    std::vector<TimelineItem> items;
+    for (const TimelineRow &row : f.layout->rows()) {
+        const int y = screenY(f, row.y);
+        if (y + row.height < data.top() || y > data.bottom()) continue;
+        if (row.kind == TimelineRow::Kind::RunHeader) {
+            p.fillRect(QRect(data.left(), y, data.width(), row.height), kRunHeader);
+        } else if (row.kind == TimelineRow::Kind::GroupHeader) {
+            p.fillRect(QRect(data.left(), y, data.width(), row.height), kGroupHeader);
+        } else {
+            items.clear();
+            f.model->fetch(row.index, f.range, nsPerPx, items);
+            paintItems(p, f, row, items, hits);
+        }
+        p.fillRect(QRect(data.left(), y + row.height - 1, data.width(), 1), kSeparator);
+    }
+    // Step boundaries through the tracks.
+    const auto &steps = f.model->steps();
+    QPen dashed(kStepLine, 1, Qt::DashLine);
+    p.setPen(dashed);
+    for (const TimelineStep &s : steps) {
+        if (s.startNs < f.range.start || s.startNs > f.range.end) continue;
+        const double x = std::round(m.x(s.startNs)) + 0.5;
+        p.drawLine(QPointF(x, data.top()), QPointF(x, data.bottom()));
+    }
+    if (f.selection.valid()) {
+        p.setPen(QPen(kSelection, 1));
+        for (int64_t t : {f.selection.start, f.selection.end}) {
+            const double x = std::round(m.x(t)) + 0.5;
+            p.drawLine(QPointF(x, data.top()), QPointF(x, data.bottom()));
+        }
+    }
+    p.restore();
+}
+
+void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const TimelineRow &row,
+                                 const std::vector<TimelineItem> &items, std::vector<TimelineHit> &hits) {
+    const QRect data = dataRect(f.size);
+    const XMap m = xmap(f);
+    const int lane = TimelineLayout::kLaneHeight;
+    const QFontMetrics fm(p.font());
+    const double left = data.left() - 2.0, right = data.right() + 2.0;
+    auto rectOf = [&](const TimelineItem &it) {
+        const double x0 = std::max(left, m.x(it.startNs)), x1 = std::min(right, m.x(it.endNs()));
+        const int y = screenY(f, TimelineLayout::laneY(row, it.depth));
+        return QRectF(x0, y + 1, std::max(1.0, x1 - x0), lane - 2);
+    };
+    // Density blocks first: a light wash of the dominant colour, hatched, so they never pass for a slice.
+    for (const TimelineItem &it : items) {
+        if (!it.block) continue;
+        const QRectF r = rectOf(it);
+        QColor wash = nameColor(it.nameId);
+        wash.setAlpha(120);
+        p.fillRect(r, wash);
+        p.fillRect(r, QBrush(nameColor(it.nameId).darker(170), Qt::BDiagPattern));
+        if (r.width() > 70) {
+            const QString text = QStringLiteral("%1 events").arg(it.count);
+            const QRectF tr = r.adjusted(4, 0, -4, 0);
+            p.fillRect(QRectF(tr.left(), r.top() + 2, std::min(tr.width(), double(fm.horizontalAdvance(text)) + 4), r.height() - 4),
+                       QColor(255, 255, 255, 210));
+            p.setPen(kMutedText);
+            p.drawText(tr.adjusted(2, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideRight, int(tr.width())));
+        }
+        hits.push_back({r, row.index, it});
+    }
+    for (const TimelineItem &it : items) {
+        if (it.block) continue;
+        QRectF r = rectOf(it);
+        if (r.width() > 3) r.setRight(r.right() - 1);  // a hairline gap between neighbours
+        const QColor fill = nameColor(it.nameId);
+        p.fillRect(r, fill);
+        if (r.width() > 28) {
+            p.setPen(textColorOn(fill));
+            const QString name = f.model->nameText(it.nameId);
+            p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(name, Qt::ElideRight, int(r.width()) - 7));
+        }
+        hits.push_back({r, row.index, it});
+        const bool selected = row.index == f.selectedTrack &&
+                              ((f.selectedSliceId >= 0 && it.sliceId == f.selectedSliceId) ||
+                               (it.startNs == f.selectedItem.startNs && it.depth == f.selectedItem.depth &&
+                                it.durNs == f.selectedItem.durNs));
+        if (selected) {
+            p.setPen(QPen(QColor(20, 20, 20), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+        }
+    }
+}
+
+void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f) {
+    std::vector<int> visible;
+    for (const TimelineRow &row : f.layout->rows())
+        if (row.kind == TimelineRow::Kind::Track) visible.push_back(row.index);
+    auto flows = f.model->flows(f.range, visible);
+    const QRect data = dataRect(f.size);
+    // Arrows closer than ~10 px apart are a smear, not information: then only the selected slice's.
+    if (int(flows.size()) * 10 > data.width()) {
+        flows.erase(std::remove_if(flows.begin(), flows.end(), [&](const TimelineFlow &fl) {
+            return f.selectedSliceId < 0 || (fl.fromSliceId != f.selectedSliceId && fl.toSliceId != f.selectedSliceId); }),
+                    flows.end());
+    }
+    if (flows.empty()) return;
+    const XMap m = xmap(f);
+    p.save();
+    p.setClipRect(data);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QColor ink(70, 80, 96, 190);
+    p.setPen(QPen(ink, 1.2));
+    for (const TimelineFlow &fl : flows) {
+        const TimelineRow *a = f.layout->trackRow(fl.fromTrack);
+        const TimelineRow *b = f.layout->trackRow(fl.toTrack);
+        if (!a || !b) continue;
+        const QPointF from(m.x(fl.fromNs), screenY(f, TimelineLayout::laneY(*a, fl.fromDepth)) + TimelineLayout::kLaneHeight / 2.0);
+        const QPointF to(m.x(fl.toNs), screenY(f, TimelineLayout::laneY(*b, fl.toDepth)) + (b->y > a->y ? 1.0 : TimelineLayout::kLaneHeight - 1.0));
+        QPainterPath path(from);
+        const double dx = std::max(12.0, std::abs(to.x() - from.x()) / 2);
+        path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // Arrow head along the last tangent (horizontal into the target).
+        const double s = 5;
+        QPolygonF head;
+        head << to << to + QPointF(-s * 1.4, -s * 0.8) << to + QPointF(-s * 1.4, s * 0.8);
+        p.setBrush(ink);
+        p.drawPolygon(head);
+    }
+    p.restore();
+}
+
+void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
+    const QRect col(0, kHeaderHeight, kLabelWidth, f.size.height() - kHeaderHeight);
+    p.save();
+    p.setClipRect(col);
+    p.fillRect(col, kLabelBackground);
+    const QFont base = p.font();
+    const QFont bold = sized(base, 9.5, true);
+    const QFont semi = sized(base, 9, true);
+    const auto &groups = f.model->groups();
+    const auto &tracks = f.model->tracks();
+    for (const TimelineRow &row : f.layout->rows()) {
+        const int y = screenY(f, row.y);
+        if (y + row.height < col.top() || y > col.bottom()) continue;
+        const QRect r(0, y, kLabelWidth, row.height);
+        if (row.kind == TimelineRow::Kind::Track) {
+            const TimelineTrack &t = tracks[size_t(row.index)];
+            p.setFont(base);
+            const QFontMetrics fm(base);
+            const QString count = QStringLiteral("%L1").arg(t.sliceCount);
+            const int countW = fm.horizontalAdvance(count) + 8;
+            p.setPen(kText);
+            p.drawText(QRect(28, y, kLabelWidth - 34 - countW, TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding),
+                       Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(t.name, Qt::ElideMiddle, kLabelWidth - 34 - countW));
+            p.setPen(kMutedText);
+            p.drawText(QRect(kLabelWidth - countW - 6, y, countW, TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding),
+                       Qt::AlignVCenter | Qt::AlignRight, count);
+        } else {
+            const bool run = row.kind == TimelineRow::Kind::RunHeader;
+            p.fillRect(r, run ? kRunHeader : kGroupHeader);
+            p.setFont(run ? bold : semi);
+            p.setPen(kText);
+            const int indent = run ? 6 : 16;
+            const QString arrow = f.layout->isCollapsed(row.index) ? QStringLiteral("▸") : QStringLiteral("▾");
+            p.drawText(QRect(indent, y, 14, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow);
+            const QString title = groups[size_t(row.index)].title;
+            p.drawText(QRect(indent + 14, y, kLabelWidth - indent - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, kLabelWidth - indent - 20));
+        }
+        p.fillRect(QRect(0, y + row.height - 1, kLabelWidth, 1), kSeparator);
+    }
+    p.setFont(base);
+    p.restore();
+    p.fillRect(QRect(kLabelWidth - 1, kHeaderHeight, 1, f.size.height()), QColor(205, 209, 215));
+}
+
+void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {
+    const QRect bar(0, 0, f.size.width(), kRulerHeight);
+    p.fillRect(bar, QColor(250, 251, 252));
+    const QRect data = dataRect(f.size);
+    p.setPen(kMutedText);
+    const QFontMetrics fm(p.font());
+    // Corner: the visible span.
+    p.drawText(QRect(8, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               QStringLiteral("span %1").arg(formatDurationNs(f.range.duration())));
+    p.save();
+    p.setClipRect(QRect(data.left(), 0, data.width(), kRulerHeight));
+    for (const auto &tick : TimeRuler::ticks(f.origin, f.range.start, f.range.end, data.width())) {
+        const double x = data.left() + tick.x;
+        p.fillRect(QRectF(x, tick.major ? kRulerHeight - 8 : kRulerHeight - 4, 1, tick.major ? 8 : 4), QColor(150, 156, 166));
+        if (tick.major) p.drawText(QPointF(x + 3, kRulerHeight - 8), tick.label);
+    }
+    p.restore();
+    p.fillRect(QRect(0, kRulerHeight - 1, f.size.width(), 1), QColor(205, 209, 215));
+}
+
+void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
+    const QRect band(0, kRulerHeight, f.size.width(), kStepBandHeight);
+    p.fillRect(band, QColor(250, 251, 252));
+    p.setPen(kMutedText);
+    p.drawText(QRect(8, band.top(), kLabelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Steps"));
+    const QRect data = dataRect(f.size);
+    const XMap m = xmap(f);
+    p.save();
+    p.setClipRect(QRect(data.left(), band.top(), data.width(), band.height()));
+    const QFontMetrics fm(p.font());
+    const auto &steps = f.model->steps();
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const TimelineStep &s = steps[i];
+        if (s.startNs + s.durNs < f.range.start || s.startNs > f.range.end) continue;
+        const double x0 = m.x(s.startNs), x1 = m.x(s.startNs + s.durNs);
+        const double cx0 = std::max(x0, double(data.left())), cx1 = std::min(x1, double(data.right()));
+        const QRectF r(cx0, band.top() + 2, std::max(1.0, cx1 - cx0 - 1), band.height() - 4);
+        const bool hot = int(i) == f.highlightedStep;
+        p.fillRect(r, hot ? QColor(196, 214, 242) : (s.step % 2 ? QColor(226, 234, 246) : QColor(236, 241, 249)));
+        p.fillRect(QRectF(x0, band.top(), 1, band.height()), kStepLine);
+        const QString full = QStringLiteral("step %1").arg(s.step), shortText = QString::number(s.step);
+        const QString text = fm.horizontalAdvance(full) + 8 < r.width() ? full
+                           : (fm.horizontalAdvance(shortText) + 4 < r.width() ? shortText : QString());
+        if (!text.isEmpty()) {
+            p.setPen(kText);
+            p.drawText(r, Qt::AlignCenter, text);
+        }
+    }
+    p.restore();
+    p.fillRect(QRect(0, band.bottom(), f.size.width(), 1), QColor(205, 209, 215));
+}
+
+} // namespace stepscope

@@ -1,0 +1,60 @@
+#pragma once
+// TimelinePainter draws one frame of the timeline with QPainter from a TimelineFrame description:
+// label column (run and device/host headers, track names), time ruler, step band, slices coloured by
+// name with elided labels, density blocks, flow arrows, the selected range and slice. Stateless
+// apart from what it is handed; TimelineView calls it from paintEvent (and so do offscreen renders).
+// It records where each item landed (hits) so the view can answer clicks and tooltips.
+
+#include "models/timeline/timeline_model.h"
+#include "views/timeline/timeline_layout.h"
+
+#include <QPainter>
+#include <QRectF>
+
+#include <vector>
+
+namespace stepscope {
+
+struct TimelineHit {
+    QRectF rect;
+    int track = -1;
+    TimelineItem item;
+};
+
+struct TimelineFrame {
+    TimelineModel *model = nullptr;
+    const TimelineLayout *layout = nullptr;
+    NsRange range;            // visible
+    NsRange selection;        // shaded, may be invalid
+    int64_t origin = 0;       // ruler zero (session start)
+    int scrollY = 0;
+    QSize size;
+    int64_t selectedSliceId = -1;
+    int selectedTrack = -1;
+    TimelineItem selectedItem;
+    bool showFlows = true;
+    int highlightedStep = -1;  // index into model->steps()
+};
+
+class TimelinePainter {
+public:
+    static constexpr int kLabelWidth = 210;
+    static constexpr int kRulerHeight = 22;
+    static constexpr int kStepBandHeight = 18;
+    static constexpr int kHeaderHeight = kRulerHeight + kStepBandHeight;
+
+    // Paints the frame; fills `hits` with the items drawn (cleared first).
+    static void paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits);
+    static QRect dataRect(const QSize &size) { return QRect(kLabelWidth, kHeaderHeight, size.width() - kLabelWidth, size.height() - kHeaderHeight); }
+
+private:
+    static void paintTracks(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits);
+    static void paintItems(QPainter &p, const TimelineFrame &f, const TimelineRow &row, const std::vector<TimelineItem> &items,
+                           std::vector<TimelineHit> &hits);
+    static void paintFlows(QPainter &p, const TimelineFrame &f);
+    static void paintLabels(QPainter &p, const TimelineFrame &f);
+    static void paintRuler(QPainter &p, const TimelineFrame &f);
+    static void paintSteps(QPainter &p, const TimelineFrame &f);
+};
+
+} // namespace stepscope

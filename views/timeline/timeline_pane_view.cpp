@@ -1,0 +1,100 @@
+#include "views/timeline/timeline_pane_view.h"
+
+#include <QAction>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace stepscope {
+
+TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent)
+    : QWidget(parent), m_timeline(new TimelineView(session, time, this)),
+      m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
+      m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_flows(new QToolButton(this)) {
+    setObjectName(QStringLiteral("timelinePane"));
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 2);
+    m_searchField->setPlaceholderText(tr("Search slices by name (Enter: next, Shift+Enter: previous)"));
+    m_searchField->setClearButtonEnabled(true);
+    m_searchField->setMaximumWidth(380);
+    bar->addWidget(m_searchField);
+    auto *prev = new QToolButton(this);
+    prev->setText(QStringLiteral("◀"));
+    prev->setToolTip(tr("Previous hit"));
+    auto *next = new QToolButton(this);
+    next->setText(QStringLiteral("▶"));
+    next->setToolTip(tr("Next hit"));
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(m_hitLabel);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Step"), this));
+    m_stepBox->setRange(0, 1'000'000'000);
+    m_stepBox->setToolTip(tr("Zoom every view to this step (Enter)"));
+    bar->addWidget(m_stepBox);
+    auto *go = new QToolButton(this);
+    go->setText(tr("Go"));
+    bar->addWidget(go);
+    m_flows->setText(tr("Flows"));
+    m_flows->setCheckable(true);
+    m_flows->setChecked(m_timeline->flowsVisible());
+    m_flows->setToolTip(tr("Show launch → kernel arrows (drawn when zoomed in)"));
+    bar->addWidget(m_flows);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_timeline, 1);
+
+    connect(m_searchField, &QLineEdit::returnPressed, this, [this] {
+        runSearch(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier);
+    });
+    connect(prev, &QToolButton::clicked, this, [this] { runSearch(true); });
+    connect(next, &QToolButton::clicked, this, [this] { runSearch(false); });
+    connect(m_searchField, &QLineEdit::textChanged, this, [this](const QString &t) {
+        if (t.isEmpty()) m_search->search({});
+    });
+    connect(m_search, &TimelineSearchModel::resultsChanged, this, &TimelinePaneView::updateHitLabel);
+    connect(m_search, &TimelineSearchModel::currentChanged, this, [this](int) {
+        updateHitLabel();
+        if (const auto *hit = m_search->currentHit()) m_timeline->selectSlice(hit->sliceId);
+    });
+    auto goToStep = [this] {
+        if (!m_timeline->goToStep(m_stepBox->value())) m_hitLabel->setText(tr("no step %1").arg(m_stepBox->value()));
+    };
+    connect(go, &QToolButton::clicked, this, goToStep);
+    connect(m_stepBox, &QSpinBox::editingFinished, this, goToStep);
+    connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
+    auto *find = new QAction(this);
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QAction::triggered, this, [this] { m_searchField->setFocus(); m_searchField->selectAll(); });
+    addAction(find);
+}
+
+void TimelinePaneView::runSearch(bool backwards) {
+    const QString text = m_searchField->text().trimmed();
+    if (text != m_search->text()) {
+        m_search->search(text);
+        // Start from what is on screen, like a browser's find.
+        m_search->seek(m_timeline->timeController()->range().start);
+        if (m_search->current() < 0) m_search->next();
+        return;
+    }
+    backwards ? m_search->previous() : m_search->next();
+}
+
+void TimelinePaneView::updateHitLabel() {
+    const int n = m_search->hitCount();
+    if (m_search->text().isEmpty()) m_hitLabel->clear();
+    else if (n == 0) m_hitLabel->setText(tr("no matches"));
+    else m_hitLabel->setText(tr("%1 / %L2").arg(m_search->current() + 1).arg(n));
+}
+
+} // namespace stepscope

@@ -1,0 +1,41 @@
+#pragma once
+// TimelinePaneView is what MainWindow puts in its centre: a slim tool bar (search over the whole
+// session with previous/next and a hit counter, "go to step", the flow-arrow toggle) above the
+// TimelineView. It owns the TimelineSearchModel and turns its current hit into a slice selection.
+
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+#include "models/timeline/timeline_search_model.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+
+namespace stepscope {
+
+class TimelinePaneView : public QWidget {
+    Q_OBJECT
+public:
+    TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+
+    TimelineView *timeline() const { return m_timeline; }
+    TimelineSearchModel *search() const { return m_search; }
+    QLineEdit *searchField() const { return m_searchField; }
+
+private:
+    void runSearch(bool backwards);
+    void updateHitLabel();
+
+    TimelineView *m_timeline;
+    TimelineSearchModel *m_search;
+    QLineEdit *m_searchField;
+    QLabel *m_hitLabel;
+    QSpinBox *m_stepBox;
+    QToolButton *m_flows;
+};
+
+} // namespace stepscope

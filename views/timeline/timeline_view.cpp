@@ -1,0 +1,181 @@
+#include "views/timeline/timeline_view.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepscope {
+
+TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
+    : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)) {
+    setObjectName(QStringLiteral("timelineView"));
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(400, 200);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    m_commitTimer.setSingleShot(true);
+    m_commitTimer.setInterval(400);
+    connect(&m_commitTimer, &QTimer::timeout, m_time, &TimeRangeController::commitHistory);
+    // Incoming ranges are applied by repainting: the range itself lives only in the controller.
+    connect(m_time, &TimeRangeController::rangeChanged, this, qOverload<>(&QWidget::update));
+    connect(m_time, &TimeRangeController::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(m_model, &TimelineModel::modelReset, this, &TimelineView::relayout);
+    if (m_session) {
+        connect(m_session, &SessionModel::sessionChanged, this, &TimelineView::reload);
+        reload();
+    }
+}
+
+void TimelineView::reload() {
+    m_model->load(m_session ? m_session->store() : nullptr);
+    m_layout.resetChoices();
+    m_selectedSliceId = -1;
+    m_selectedTrack = -1;
+    relayout();
+    if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
+}
+
+void TimelineView::relayout() {
+    m_layout.rebuild(*m_model);
+    setScrollY(m_scrollY);
+    update();
+}
+
+void TimelineView::setScrollY(int y) {
+    const int visible = height() - TimelinePainter::kHeaderHeight;
+    const int clamped = std::clamp(y, 0, std::max(0, m_layout.contentHeight() - visible + 20));
+    if (clamped == m_scrollY) return;
+    m_scrollY = clamped;
+    update();
+}
+
+void TimelineView::ensureTrackVisible(int track) {
+    const TimelineRow *row = m_layout.trackRow(track);
+    if (!row) return;
+    const int visible = height() - TimelinePainter::kHeaderHeight;
+    if (row->y < m_scrollY) setScrollY(row->y - 10);
+    else if (row->y + row->height > m_scrollY + visible) setScrollY(row->y + row->height - visible + 10);
+}
+
+void TimelineView::setFlowsVisible(bool visible) {
+    if (visible == m_showFlows) return;
+    m_showFlows = visible;
+    update();
+}
+
+void TimelineView::setGroupCollapsed(int group, bool collapsed) {
+    m_layout.setCollapsed(group, collapsed);
+    relayout();
+}
+
+void TimelineView::setTrackHidden(int track, bool hidden) {
+    m_layout.setHidden(track, hidden);
+    relayout();
+}
+
+void TimelineView::showAllTracks() {
+    m_layout.showAllTracks();
+    relayout();
+}
+
+bool TimelineView::goToStep(int64_t step) {
+    const NsRange r = m_model->stepRange(step);
+    if (!r.valid()) return false;
+    const int64_t margin = std::max<int64_t>(1, r.duration() / 50);
+    m_time->setRange({r.start - margin, r.end + margin});
+    return true;
+}
+
+void TimelineView::selectSlice(int64_t sliceId) {
+    const SliceDetails d = m_model->details(sliceId);
+    m_selectedSliceId = d.valid() ? sliceId : -1;
+    m_selectedTrack = d.valid() ? d.track : -1;
+    m_selectedItem = TimelineItem{};
+    if (d.valid()) {
+        m_selectedItem.startNs = d.startNs;
+        m_selectedItem.durNs = d.durNs;
+        m_selectedItem.depth = d.depth;
+        ensureTrackVisible(d.track);
+        const NsRange r = range();
+        if (d.startNs + d.durNs < r.start || d.startNs > r.end) {
+            // Bring it into view, keeping the zoom unless the slice is wider than the view.
+            const int64_t span = std::max(r.duration(), d.durNs * 3);
+            const int64_t mid = d.startNs + d.durNs / 2;
+            m_time->setRange({mid - span / 2, mid + span / 2});
+        }
+    }
+    update();
+    emit sliceSelected(d);
+}
+
+int64_t TimelineView::timeAt(double x) const {
+    const QRect d = TimelinePainter::dataRect(size());
+    const NsRange r = range();
+    return r.start + int64_t(std::llround((x - d.left()) * double(r.duration()) / std::max(1, d.width())));
+}
+
+double TimelineView::xOf(int64_t t) const {
+    const QRect d = TimelinePainter::dataRect(size());
+    const NsRange r = range();
+    return d.left() + double(t - r.start) * d.width() / double(std::max<int64_t>(1, r.duration()));
+}
+
+void TimelineView::setRangeContinuous(NsRange r) {
+    m_time->setRange(r, false);
+    m_commitTimer.start();
+}
+
+void TimelineView::zoomBy(double factor, int64_t anchor) {
+    const NsRange r = range();
+    if (!r.valid()) return;
+    const double f = std::clamp(factor, 0.01, 100.0);
+    const int64_t start = anchor - int64_t(std::llround(double(anchor - r.start) * f));
+    const int64_t end = anchor + int64_t(std::llround(double(r.end - anchor) * f));
+    setRangeContinuous({start, std::max(end, start + 1)});
+}
+
+void TimelineView::panBy(double fraction) {
+    const NsRange r = range();
+    const int64_t d = int64_t(std::llround(double(r.duration()) * fraction));
+    setRangeContinuous({r.start + d, r.end + d});
+}
+
+const TimelineHit *TimelineView::hitAt(QPoint pos) const {
+    const TimelineHit *best = nullptr;
+    for (const TimelineHit &h : m_hits) {
+        // One pixel of tolerance either side, exact containment preferred (Qt Creator's rule).
+        if (pos.y() < h.rect.top() || pos.y() > h.rect.bottom()) continue;
+        if (h.rect.contains(QPointF(pos))) {
+            if (!best || !best->rect.contains(QPointF(pos)) || (best->item.block && !h.item.block)) best = &h;
+        } else if (!best && pos.x() >= h.rect.left() - 1.5 && pos.x() <= h.rect.right() + 1.5) {
+            best = &h;
+        }
+    }
+    return best;
+}
+
+void TimelineView::paintEvent(QPaintEvent *) {
+    QPainter p(this);
+    TimelineFrame f;
+    f.model = m_model;
+    f.layout = &m_layout;
+    f.range = range();
+    f.selection = m_time->selection();
+    f.origin = m_time->fullRange().valid() ? m_time->fullRange().start : m_model->extent().start;
+    f.scrollY = m_scrollY;
+    f.size = size();
+    f.selectedSliceId = m_selectedSliceId;
+    f.selectedTrack = m_selectedTrack;
+    f.selectedItem = m_selectedItem;
+    f.showFlows = m_showFlows;
+    TimelinePainter::paint(p, f, m_hits);
+    if (m_model->frameIncomplete()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event) {
+    QWidget::resizeEvent(event);
+    setScrollY(m_scrollY);
+}
+
+} // namespace stepscope

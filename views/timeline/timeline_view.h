@@ -1,0 +1,96 @@
+#pragma once
+// TimelineView is the trace timeline widget (custom QPainter painting, no QGraphicsView): tracks
+// grouped run -> device/host with collapsible headers and hideable tracks, slices by depth, density
+// blocks, ruler, steps, flow arrows. It follows the shared TimeRangeController (applies incoming
+// ranges without re-emitting them) and drives it on zoom, pan and range selection. Navigation follows
+// Perfetto: W/S zoom, A/D pan, wheel scrolls tracks, Ctrl+wheel zooms at the cursor, drag pans,
+// Shift+drag or a drag on the ruler selects a range, F zooms to it, Esc clears. Clicking a slice
+// emits sliceSelected() with its details. Created by TimelinePaneView (or MainWindow directly).
+
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+#include "models/timeline/timeline_model.h"
+#include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_painter.h"
+
+#include <QTimer>
+#include <QWidget>
+
+namespace stepscope {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    // `session` may be null when the caller loads the model itself (tests, benchmarks).
+    TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+
+    TimelineModel *model() const { return m_model; }
+    TimeRangeController *timeController() const { return m_time; }
+    TimelineLayout &layout() { return m_layout; }
+
+    // Zooms every view to step `step` (with a small margin); false when the session has no such step.
+    bool goToStep(int64_t step);
+    // Selects a slice by id, scrolls it into view and emits sliceSelected(); -1 clears.
+    void selectSlice(int64_t sliceId);
+    int64_t selectedSliceId() const { return m_selectedSliceId; }
+    void setFlowsVisible(bool visible);
+    bool flowsVisible() const { return m_showFlows; }
+    void setGroupCollapsed(int group, bool collapsed);
+    void setTrackHidden(int track, bool hidden);
+    void showAllTracks();
+    // Scrolls vertically so the track is visible.
+    void ensureTrackVisible(int track);
+    int scrollY() const { return m_scrollY; }
+    void setScrollY(int y);
+
+    // Zoom by `factor` (<1 zooms in) around the absolute time `anchor`; pan by a fraction of the span.
+    void zoomBy(double factor, int64_t anchor);
+    void panBy(double fraction);
+    // The item drawn under a widget position in the last frame, if any.
+    const TimelineHit *hitAt(QPoint pos) const;
+    int64_t timeAt(double x) const;
+    double xOf(int64_t t) const;
+    const std::vector<TimelineHit> &lastHits() const { return m_hits; }
+
+signals:
+    void sliceSelected(const stepscope::SliceDetails &details);  // invalid details: cleared
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool event(QEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+
+private:
+    enum class Drag { None, Pan, Select };
+    void reload();
+    void relayout();
+    void clickAt(QPoint pos);
+    bool clickLabel(QPoint pos);
+    void setRangeContinuous(NsRange r);
+    NsRange range() const { return m_time->range(); }
+
+    SessionModel *m_session;
+    TimeRangeController *m_time;
+    TimelineModel *m_model;
+    TimelineLayout m_layout;
+    std::vector<TimelineHit> m_hits;
+    QTimer m_commitTimer;  // commits continuous zoom/pan gestures to the zoom history
+    int m_scrollY = 0;
+    bool m_showFlows = true;
+    int64_t m_selectedSliceId = -1;
+    int m_selectedTrack = -1;
+    TimelineItem m_selectedItem;
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos, m_lastPos;
+    int64_t m_pressTime = 0;
+    bool m_moved = false;
+};
+
+} // namespace stepscope

@@ -1,0 +1,199 @@
+// TimelineView: mouse, wheel and keyboard handling (Perfetto conventions), tooltips, context menu.
+#include "views/timeline/timeline_view.h"
+
+#include "models/timeline/range_aggregate_model.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepscope {
+
+namespace {
+constexpr int kDragThreshold = 3;
+
+int stepAt(const TimelineModel &model, int64_t t) {
+    const auto &steps = model.steps();
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (t >= steps[i].startNs && t < steps[i].startNs + steps[i].durNs) return int(i);
+    return -1;
+}
+} // namespace
+
+void TimelineView::wheelEvent(QWheelEvent *event) {
+    const QPoint angle = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double steps = angle.y() / 120.0;
+        const double x = std::max(double(TimelinePainter::kLabelWidth), event->position().x());
+        zoomBy(std::pow(0.8, steps), timeAt(x));
+    } else if ((event->modifiers() & Qt::ShiftModifier) || std::abs(angle.x()) > std::abs(angle.y())) {
+        const int d = angle.x() != 0 ? angle.x() : angle.y();
+        panBy(-d / 120.0 * 0.1);
+    } else {
+        const QPoint px = event->pixelDelta();
+        setScrollY(m_scrollY - (px.isNull() ? angle.y() * 60 / 120 : px.y()));
+    }
+    event->accept();
+}
+
+bool TimelineView::clickLabel(QPoint pos) {
+    if (pos.x() >= TimelinePainter::kLabelWidth || pos.y() < TimelinePainter::kHeaderHeight) return false;
+    const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
+    if (row && row->kind != TimelineRow::Kind::Track) setGroupCollapsed(row->index, !m_layout.isCollapsed(row->index));
+    return true;
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event) {
+    m_pressPos = m_lastPos = event->position().toPoint();
+    m_moved = false;
+    m_drag = Drag::None;
+    if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+    if (clickLabel(m_pressPos)) return;
+    m_pressTime = timeAt(m_pressPos.x());
+    const bool onHeader = m_pressPos.y() < TimelinePainter::kHeaderHeight;
+    m_drag = (onHeader || (event->modifiers() & Qt::ShiftModifier)) ? Drag::Select : Drag::Pan;
+    if (m_drag == Drag::Pan) setCursor(Qt::ClosedHandCursor);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event) {
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::None) return;
+    if ((pos - m_pressPos).manhattanLength() >= kDragThreshold) m_moved = true;
+    if (!m_moved) return;
+    if (m_drag == Drag::Pan) {
+        const NsRange r = range();
+        const QRect d = TimelinePainter::dataRect(size());
+        const int64_t dt = int64_t(std::llround(double(pos.x() - m_lastPos.x()) * double(r.duration()) / std::max(1, d.width())));
+        if (dt != 0) m_time->setRange({r.start - dt, r.end - dt}, false);
+        setScrollY(m_scrollY - (pos.y() - m_lastPos.y()));
+    } else {
+        m_time->setSelection({m_pressTime, timeAt(pos.x())});
+    }
+    m_lastPos = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event) {
+    const QPoint pos = event->position().toPoint();
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    unsetCursor();
+    if (drag == Drag::Pan && m_moved) {
+        m_time->commitHistory();
+    } else if (!m_moved && drag != Drag::None) {
+        if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight) {
+            const int s = stepAt(*m_model, timeAt(pos.x()));  // a click on a step zooms to it
+            if (s >= 0) goToStep(m_model->steps()[size_t(s)].step);
+        } else if (pos.y() < TimelinePainter::kRulerHeight) {
+            m_time->clearSelection();
+        } else {
+            clickAt(pos);
+        }
+    }
+}
+
+void TimelineView::clickAt(QPoint pos) {
+    const TimelineHit *hit = hitAt(pos);
+    if (!hit || hit->item.block) {
+        if (m_selectedSliceId >= 0 || m_selectedTrack >= 0) {
+            m_selectedSliceId = -1;
+            m_selectedTrack = -1;
+            update();
+            emit sliceSelected(SliceDetails{});
+        }
+        return;
+    }
+    const int64_t id = m_model->resolveSliceId(hit->track, hit->item);
+    m_selectedTrack = hit->track;
+    m_selectedItem = hit->item;
+    selectSlice(id);
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event) {
+    const TimelineHit *hit = hitAt(event->position().toPoint());
+    if (!hit) return;
+    const int64_t margin = std::max<int64_t>(500, hit->item.durNs / 10);
+    m_time->setRange({hit->item.startNs - margin, hit->item.endNs() + margin});
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event) {
+    QPoint cursor = mapFromGlobal(QCursor::pos());
+    const QRect d = TimelinePainter::dataRect(size());
+    const double anchorX = d.contains(cursor) ? cursor.x() : d.center().x();
+    switch (event->key()) {
+    case Qt::Key_W: zoomBy(0.8, timeAt(anchorX)); break;
+    case Qt::Key_S: zoomBy(1.25, timeAt(anchorX)); break;
+    case Qt::Key_A: panBy(-0.1); break;
+    case Qt::Key_D: panBy(0.1); break;
+    case Qt::Key_F:
+        if (m_time->selection().valid()) {
+            m_time->zoomToSelection();
+        } else if (m_selectedTrack >= 0) {
+            const int64_t margin = std::max<int64_t>(500, m_selectedItem.durNs / 10);
+            m_time->setRange({m_selectedItem.startNs - margin, m_selectedItem.endNs() + margin});
+        }
+        break;
+    case Qt::Key_Escape:
+        m_time->clearSelection();
+        if (m_selectedTrack >= 0) {
+            m_selectedSliceId = -1;
+            m_selectedTrack = -1;
+            update();
+            emit sliceSelected(SliceDetails{});
+        }
+        break;
+    case Qt::Key_Up: setScrollY(m_scrollY - 40); break;
+    case Qt::Key_Down: setScrollY(m_scrollY + 40); break;
+    default: return QWidget::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+bool TimelineView::event(QEvent *e) {
+    if (e->type() != QEvent::ToolTip) return QWidget::event(e);
+    auto *help = static_cast<QHelpEvent *>(e);
+    const QPoint pos = help->pos();
+    QString text;
+    if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight && pos.x() > TimelinePainter::kLabelWidth) {
+        const int s = stepAt(*m_model, timeAt(pos.x()));
+        if (s >= 0) {
+            const TimelineStep &st = m_model->steps()[size_t(s)];
+            text = tr("step %1 — %2 (click to zoom)").arg(st.step).arg(formatDurationNs(st.durNs));
+        }
+    } else if (const TimelineHit *hit = hitAt(pos)) {
+        const TimelineItem &it = hit->item;
+        const QString name = m_model->nameText(it.nameId).toHtmlEscaped();
+        if (it.block)
+            text = tr("<b>%L1 events</b><br>busy %2 over %3<br>mostly <i>%4</i>")
+                       .arg(it.count).arg(formatDurationNs(it.busyNs), formatDurationNs(it.durNs), name);
+        else
+            text = tr("<b>%1</b><br>%2").arg(name, formatDurationNs(it.durNs));
+    }
+    if (text.isEmpty()) QToolTip::hideText(); else QToolTip::showText(help->globalPos(), text, this);
+    return true;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
+    if (event->pos().x() >= TimelinePainter::kLabelWidth || event->pos().y() < TimelinePainter::kHeaderHeight) return;
+    const TimelineRow *row = m_layout.rowAt(event->pos().y() - TimelinePainter::kHeaderHeight + m_scrollY);
+    QMenu menu(this);
+    if (row && row->kind == TimelineRow::Kind::Track) {
+        const int track = row->index;
+        menu.addAction(tr("Hide “%1”").arg(m_model->tracks()[size_t(track)].name), this, [this, track] { setTrackHidden(track, true); });
+    } else if (row) {
+        const int group = row->index;
+        const bool collapsed = m_layout.isCollapsed(group);
+        menu.addAction(collapsed ? tr("Expand") : tr("Collapse"), this, [this, group, collapsed] { setGroupCollapsed(group, !collapsed); });
+    }
+    QAction *showAll = menu.addAction(tr("Show All Tracks (%1 hidden)").arg(m_layout.hiddenCount()), this, &TimelineView::showAllTracks);
+    showAll->setEnabled(m_layout.hiddenCount() > 0);
+    menu.exec(event->globalPos());
+}
+
+} // namespace stepscope
