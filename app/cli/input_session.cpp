@@ -1,6 +1,7 @@
 #include "app/cli/input_session.h"
 
 #include "models/store/session_reader.h"
+#include "models/timeline/timeline_lod_writer.h"
 
 #include <chrono>
 #include <fstream>
@@ -38,6 +39,8 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
         io.err << "\rimporting " << pct << "%  " << fs::path(file).filename().string() << "\x1b[K" << std::flush;
     };
     const ImportSummary summary = importer.run(inputs, nullptr, progress);
+    // The timeline's level-of-detail cache is built once here, so the GUI opens the session at once.
+    if (summary.anyImported()) TimelineLodWriter(store).ensure();
     if (io.progress) io.err << "\r\x1b[K";
     for (const SourceSummary &s : summary.sources)
         if (s.status != SourceStatus::Ok)

@@ -1,5 +1,7 @@
 #include "app/gui/import_worker.h"
 
+#include "models/timeline/timeline_lod_writer.h"
+
 #include <QMetaObject>
 #include <QPointer>
 
@@ -41,6 +43,8 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs) 
                 lastEmit = bucket;
                 emit progress(done, total, QString::fromStdString(file));
             });
+            // Precompute the timeline's level-of-detail cache here, off the GUI thread.
+            if (!outcome.summary.cancelled) TimelineLodWriter(store).ensure();
         } catch (const std::exception &e) {
             outcome.fatalError = QString::fromStdString(e.what());
         }

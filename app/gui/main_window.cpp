@@ -3,6 +3,9 @@
 #include "views/log/import_log_view.h"
 #include "views/session/session_overview_view.h"
 #include "views/steps/step_time_view.h"
+#include "views/timeline/slice_details_view.h"
+#include "views/timeline/timeline_pane_view.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -69,33 +72,33 @@ QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName
 }
 
 void MainWindow::buildDocks() {
-    // The centre is the timeline's place; until a session is open it says how to start.
-    m_central = new QWidget(this);
-    auto *layout = new QVBoxLayout(m_central);
-    auto *hint = new QLabel(tr("<h2>Stepscope</h2><p>Open a profile folder (File ▸ Open Folder, Ctrl+Shift+O), a trace "
-                               "or metrics file (Ctrl+O), or a saved session — or drop them here.</p>"),
-                            m_central);
-    hint->setTextFormat(Qt::RichText);
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setObjectName("centralHint");
-    layout->addWidget(hint);
-    setCentralWidget(m_central);
+    // The timeline is the centre; every other view docks around it.
+    m_timeline = static_cast<TimelinePaneView *>(createView("timeline", this));
+    m_central = m_timeline;
+    setCentralWidget(m_timeline);
+    m_details = new SliceDetailsView(m_timeline->timeline(), m_time, this);
 
     m_steps = static_cast<StepTimeView *>(createView("steps", this));
     m_overview = static_cast<SessionOverviewView *>(createView("session", this));
     m_log = static_cast<ImportLogView *>(createView("log", this));
     addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
-    addDock(tr("Session"), "sessionDock", m_overview, Qt::LeftDockWidgetArea);
+    QDockWidget *sessionDock = addDock(tr("Session"), "sessionDock", m_overview, Qt::RightDockWidgetArea);
     m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
+    QDockWidget *detailsDock = addDock(tr("Details"), "detailsDock", m_details, Qt::RightDockWidgetArea);
+    tabifyDockWidget(sessionDock, detailsDock);
+    sessionDock->raise();
+    // Selecting a slice brings its details forward.
+    connect(m_timeline->timeline(), &TimelineView::sliceSelected, detailsDock, [detailsDock] { detailsDock->raise(); });
     tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), m_logDock);
     findChild<QDockWidget *>("stepsDock")->raise();
-    resizeDocks({findChild<QDockWidget *>("sessionDock")}, {420}, Qt::Horizontal);
+    resizeDocks({sessionDock}, {400}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget *>("stepsDock")}, {260}, Qt::Vertical);
 }
 
-QStringList MainWindow::viewNames() { return {"steps", "session", "log"}; }
+QStringList MainWindow::viewNames() { return {"timeline", "steps", "session", "log"}; }
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
+    if (name == "timeline") return new TimelinePaneView(m_session, m_time, parent);
     if (name == "steps") return new StepTimeView(m_session, m_time, parent);
     if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
     if (name == "log") return new ImportLogView(m_session, parent);
@@ -106,7 +109,8 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
     if (name == "steps") return m_steps;
     if (name == "session") return m_overview;
     if (name == "log") return m_log;
-    if (name == "central") return m_central;
+    if (name == "central" || name == "timeline") return m_central;
+    if (name == "details") return m_details;
     return nullptr;
 }
 

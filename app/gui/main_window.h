@@ -18,6 +18,8 @@ namespace stepscope {
 class StepTimeView;
 class SessionOverviewView;
 class ImportLogView;
+class TimelinePaneView;
+class SliceDetailsView;
 }
 
 namespace stepscope::gui {
@@ -73,6 +75,8 @@ private:
     StepTimeView *m_steps = nullptr;
     SessionOverviewView *m_overview = nullptr;
     ImportLogView *m_log = nullptr;
+    TimelinePaneView *m_timeline = nullptr;
+    SliceDetailsView *m_details = nullptr;
     QWidget *m_central = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

@@ -50,6 +50,7 @@ private slots:
         QCOMPARE(steps->barCount(), 40);
         QVERIFY(w.timeRange()->fullRange().valid());
         QVERIFY(w.windowTitle().contains("demo"));
+        QVERIFY(w.viewWidget("timeline") && w.viewWidget("timeline")->isVisible());
         QApplication::processEvents();
         const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_main_window.png");
         QVERIFY(w.grab().save(png));
@@ -87,13 +88,13 @@ private slots:
     void rememberesWindowLayout() {
         {
             gui::MainWindow w;
-            w.resize(1111, 777);
+            w.resize(1511, 977);
             w.show();
             w.close();
         }
         QVERIFY(!QSettings().value("window/state").toByteArray().isEmpty());
         gui::MainWindow again;
-        QCOMPARE(again.size(), QSize(1111, 777));
+        QCOMPARE(again.size(), QSize(1511, 977));
         QVERIFY(QSettings().value("recentFiles").toStringList().contains(QFileInfo(demoDir()).absoluteFilePath()));
     }
 };

@@ -21,7 +21,7 @@ SessionOverviewView::SessionOverviewView(SessionModel *session, TimeRangeControl
     header()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int c = 1; c < 4; ++c) header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     header()->setMinimumSectionSize(40);
-    setMinimumWidth(380);
+    setMinimumWidth(300);
     setTextElideMode(Qt::ElideMiddle);
     setRootIsDecorated(true);
     setAlternatingRowColors(true);
