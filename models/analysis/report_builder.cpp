@@ -32,26 +32,23 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         SqliteStatement st(m_store.db(), "SELECT count(*) FROM import_log WHERE source_id IS NULL AND message LIKE 'skipped:%'");
         report.skippedFiles = st.step() ? st.columnInt(0) : 0;
     }
+    const CategoryRules rules = CategoryRules::load(options.rulesPath);
+    const RunAnalyzer analyzer(m_store, rules);
+    AnalysisOptions ao;
+    ao.firstStep = options.firstStep;
+    ao.lastStep = options.lastStep;
+    ao.batchSize = options.batchSize;
+    ao.preset = options.preset;
     for (const RunRow &run : reader.runs()) {
         RunReport rr;
         rr.run = run;
         rr.events = reader.sliceCount(run.id);
         rr.tracks = int64_t(reader.tracks(run.id).size());
-        for (const StepRow &s : reader.steps(run.id)) {
-            if (options.firstStep && s.step < *options.firstStep) continue;
-            if (options.lastStep && s.step > *options.lastStep) continue;
-            rr.steps.push_back(s);
-        }
-        if (rr.steps.empty() && !options.firstStep && !options.lastStep) {
-            const TimeRange range = reader.runTimeRange(run.id);
-            if (range.valid()) {
-                rr.steps.push_back({0, range.startNs, range.endNs - range.startNs});
-                rr.stepsFromMarkers = false;
-            }
-        }
+        rr.analysis = analyzer.analyze(run, ao);
+        rr.stepsFromMarkers = rr.analysis.steps.fromMarkers;
+        for (const AnalysisStep &s : rr.analysis.steps.steps) rr.steps.push_back({s.step, s.start, s.dur()});
         rr.stepTime = stats(rr.steps);
-        if (options.batchSize && rr.stepTime.meanMs > 0)
-            rr.samplesPerSecond = double(*options.batchSize) / (rr.stepTime.meanMs / 1000.0);
+        rr.samplesPerSecond = rr.analysis.samplesPerSecond;
         report.runs.push_back(std::move(rr));
     }
     return report;

@@ -1,8 +1,10 @@
 #pragma once
 // ReportBuilder gathers what the `report` command and the GUI summary show, from the session alone:
-// sources, runs, their steps and step-time statistics. Later analysis (breakdown, gaps, op stats,
-// findings) adds to the same Report. ReportFormatter turns it into text, JSON or markdown.
+// sources, runs, their steps (moved onto device time) and step-time statistics, and per run the full
+// analysis of RunAnalyzer (breakdown, GPU busy, bottleneck, gaps, op stats, findings). Called by the
+// CLI's report command; ReportFormatter turns the Report into text, JSON or markdown.
 
+#include "models/analysis/run_analysis.h"
 #include "models/store/session_reader.h"
 
 #include <map>
@@ -24,6 +26,7 @@ struct RunReport {
     StepTimeStats stepTime;
     std::optional<double> samplesPerSecond;
     bool stepsFromMarkers = true;  // false: no step markers, the whole trace counts as one step
+    RunAnalysis analysis;
 };
 
 struct Report {
@@ -35,6 +38,8 @@ struct Report {
 struct ReportOptions {
     std::optional<int64_t> firstStep, lastStep;  // --steps A-B (inclusive)
     std::optional<int64_t> batchSize;
+    std::string preset;     // extra breakdown preset: tensorflow or pytorch (empty: none)
+    std::string rulesPath;  // category rules file; empty: $STEPSCOPE_RULES or the built-in one
 };
 
 class ReportBuilder {

@@ -4,22 +4,82 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cstdio>
-#include <sstream>
+#include <cmath>
 
 namespace stepscope {
 
 namespace {
 QString q(const std::string &s) { return QString::fromStdString(s); }
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 QJsonObject stepTimeJson(const StepTimeStats &s) {
     return {{"mean", s.meanMs}, {"median", s.medianMs}, {"p95", s.p95Ms}, {"min", s.minMs}, {"max", s.maxMs}};
 }
 
-std::string fmt(const char *f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
+double round2(double v) { return std::round(v * 100.0) / 100.0; }
+
+QJsonObject categoryNsJson(const RunAnalysis &a, size_t step) {
+    QJsonObject o;
+    for (int c = 0; c < kCategoryCount; ++c) o[q(kCategoryNames[size_t(c)])] = qint64(a.categoryNs(step, Category(c)));
+    return o;
+}
+
+QJsonObject presetJson(const Breakdown &b) {
+    QJsonObject pct;
+    for (const auto &[label, ns] : b.byLabel(b.totalNs))
+        pct[q(label)] = b.stepTotalNs > 0 ? round2(100.0 * double(ns) / double(b.stepTotalNs)) : 0.0;
+    return {{"name", q(b.preset)}, {"breakdown_pct", pct}};
+}
+
+QJsonObject gapsJson(const GapAnalysis &g) {
+    auto causes = [](const GapTotals &t) {
+        return QJsonObject{{"host_wait", qint64(t.byCauseNs[0])}, {"kernel_wait", qint64(t.byCauseNs[1])},
+                           {"other", qint64(t.byCauseNs[2])}};
+    };
+    QJsonObject activity;
+    for (const auto &[k, v] : g.byHostActivityNs) activity[q(k)] = qint64(v);
+    QJsonArray streams;
+    for (const StreamGaps &s : g.streams)
+        streams.append(QJsonObject{{"stream", q(s.stream)}, {"device", s.device}, {"count", qint64(s.totals.count)},
+                                   {"total_ns", qint64(s.totals.totalNs)}, {"by_cause_ns", causes(s.totals)}});
+    QJsonArray top;
+    for (const GpuGap &gap : g.top) {
+        QJsonArray overlapping;
+        for (const std::string &n : gap.overlapping) overlapping.append(q(n));
+        top.append(QJsonObject{{"start_ns", qint64(gap.start)}, {"dur_ns", qint64(gap.dur)}, {"stream", q(gap.stream)},
+                               {"device", gap.device}, {"cause", q(gapCauseName(gap.cause))},
+                               {"host_activity", q(gap.hostActivity)}, {"overlapping", overlapping}});
+    }
+    return {{"count", qint64(g.device.count)}, {"total_ns", qint64(g.device.totalNs)}, {"by_cause_ns", causes(g.device)},
+            {"by_host_activity_ns", activity}, {"by_stream", streams}, {"top", top}};
+}
+
+QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
+    QJsonArray out;
+    size_t host = 0, device = 0;
+    for (const OpStat &o : ops) {  // sorted by total time
+        size_t &n = o.host() ? host : device;
+        if (n >= perSide) continue;
+        ++n;
+        QJsonObject j{{"name", q(o.name)}, {"side", o.host() ? "host" : "device"}, {"count", qint64(o.count)},
+                      {"total_ns", qint64(o.totalNs)}, {"self_ns", qint64(o.selfNs)}, {"mean_ns", qint64(std::llround(o.meanNs()))},
+                      {"min_ns", qint64(o.minNs)}, {"max_ns", qint64(o.maxNs)}};
+        j["device"] = o.host() ? QJsonValue() : QJsonValue(o.device);
+        out.append(j);
+    }
+    return out;
+}
+
+QJsonArray findingsJson(const std::vector<Finding> &findings) {
+    QJsonArray out;
+    for (const Finding &f : findings) {
+        QJsonArray steps;
+        for (int64_t s : f.steps) steps.append(qint64(s));
+        out.append(QJsonObject{{"rule", q(f.rule)}, {"severity", q(f.severity)}, {"title", q(f.title)},
+                               {"detail", q(f.detail)}, {"recommendation", q(f.recommendation)}, {"steps", steps},
+                               {"start_ns", qint64(f.startNs)}, {"end_ns", qint64(f.endNs)}});
+    }
+    return out;
 }
 } // namespace
 
@@ -30,67 +90,48 @@ std::string ReportFormatter::json(const Report &report) {
                                    {"events", qint64(s.events)}, {"warnings", qint64(s.warnings)}});
     QJsonArray runs;
     for (const RunReport &r : report.runs) {
+        const RunAnalysis &a = r.analysis;
         QJsonArray steps;
-        for (const StepRow &s : r.steps)
-            steps.append(QJsonObject{{"step", qint64(s.step)}, {"start_ns", qint64(s.startNs)},
-                                     {"dur_ns", qint64(s.durNs)}, {"breakdown_ns", QJsonObject{}}});
+        for (size_t k = 0; k < r.steps.size(); ++k) {
+            const StepRow &s = r.steps[k];
+            QJsonObject step{{"step", qint64(s.step)}, {"start_ns", qint64(s.startNs)}, {"dur_ns", qint64(s.durNs)},
+                             {"breakdown_ns", categoryNsJson(a, k)}};
+            if (k < a.steps.steps.size()) {
+                step["host_start_ns"] = qint64(a.steps.steps[k].hostStart);
+                step["host_dur_ns"] = qint64(a.steps.steps[k].hostEnd - a.steps.steps[k].hostStart);
+            }
+            if (k < a.samplesPerSecondPerStep.size()) step["samples_per_s"] = round2(a.samplesPerSecondPerStep[k]);
+            if (a.presetBreakdown && k < a.presetBreakdown->perStepNs.size()) {
+                QJsonObject p;
+                for (const auto &[label, ns] : a.presetBreakdown->byLabel(a.presetBreakdown->perStepNs[k])) p[q(label)] = qint64(ns);
+                step["preset_breakdown_ns"] = p;
+            }
+            steps.append(step);
+        }
+        QJsonObject pct;
+        for (int c = 0; c < kCategoryCount; ++c) pct[q(kCategoryNames[size_t(c)])] = round2(a.categoryPct(Category(c)));
         QJsonObject summary{{"steps", qint64(r.steps.size())}, {"step_time_ms", stepTimeJson(r.stepTime)},
-                            {"steps_from_markers", r.stepsFromMarkers}};
-        if (r.samplesPerSecond) summary["samples_per_s"] = *r.samplesPerSecond;
+                            {"steps_from_markers", r.stepsFromMarkers}, {"gpu_busy_pct", round2(a.gpuBusyPct)},
+                            {"compute_coverage_pct", round2(a.computeCoveragePct)}, {"breakdown_pct", pct},
+                            {"bottleneck", q(a.bottleneck)}, {"bottleneck_detail", q(a.bottleneckDetail)},
+                            {"bottleneck_evidence", q(a.bottleneckEvidence)}};
+        if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
+        if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
+        if (a.presetBreakdown) summary["preset"] = presetJson(*a.presetBreakdown);
+        QJsonArray outliers;
+        for (const OutlierStep &o : a.outliers)
+            outliers.append(QJsonObject{{"step", qint64(o.step)}, {"dur_ns", qint64(o.durNs)}, {"cause", q(o.cause)}});
         QJsonObject run{{"name", q(r.run.name)}, {"host", q(r.run.host)}, {"framework", q(r.run.framework)},
                         {"device", q(r.run.device)}, {"events", qint64(r.events)}, {"tracks", qint64(r.tracks)},
-                        {"steps", steps}, {"summary", summary}, {"top_ops", QJsonArray{}}, {"findings", QJsonArray{}}};
+                        {"steps", steps}, {"summary", summary}, {"gaps", gapsJson(a.gaps)},
+                        {"top_ops", topOpsJson(a.ops, 15)}, {"findings", findingsJson(a.findings)},
+                        {"outlier_steps", outliers}};
         if (r.run.rank) run["rank"] = qint64(*r.run.rank);
         runs.append(run);
     }
     QJsonObject root{{"stepscope_report", 1}, {"sources", sources}, {"runs", runs},
                      {"skipped_files", qint64(report.skippedFiles)}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
-}
-
-std::string ReportFormatter::text(const Report &report) {
-    std::ostringstream out;
-    out << "Stepscope report\n\nSources (" << report.sources.size() << "):\n";
-    for (const SourceRow &s : report.sources)
-        out << "  " << s.path << "  [" << s.format << ", " << s.status << "]  " << s.events << " events, "
-            << s.warnings << " warnings\n";
-    if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: not a readable format)\n";
-    for (const RunReport &r : report.runs) {
-        out << "\nRun " << r.run.name;
-        if (!r.run.framework.empty()) out << " (" << r.run.framework << ")";
-        if (!r.run.device.empty()) out << " on " << r.run.device;
-        out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
-        if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step\n";
-        out << "  steps: " << r.steps.size() << "\n";
-        if (!r.steps.empty())
-            out << "  step time (ms): mean " << fmt("%.2f", r.stepTime.meanMs) << ", median "
-                << fmt("%.2f", r.stepTime.medianMs) << ", p95 " << fmt("%.2f", r.stepTime.p95Ms) << ", min "
-                << fmt("%.2f", r.stepTime.minMs) << ", max " << fmt("%.2f", r.stepTime.maxMs) << "\n";
-        if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
-    }
-    return out.str();
-}
-
-std::string ReportFormatter::markdown(const Report &report) {
-    std::ostringstream out;
-    out << "# Stepscope report\n\n## Sources\n\n| file | format | status | events | warnings |\n|---|---|---|---:|---:|\n";
-    for (const SourceRow &s : report.sources)
-        out << "| `" << s.path << "` | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings
-            << " |\n";
-    for (const RunReport &r : report.runs) {
-        out << "\n## Run " << r.run.name << "\n\n";
-        out << "- framework: " << (r.run.framework.empty() ? "unknown" : r.run.framework) << "\n";
-        out << "- events: " << r.events << " on " << r.tracks << " tracks\n";
-        out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)") << "\n";
-        if (!r.steps.empty()) {
-            out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
-            out << "| | " << fmt("%.2f", r.stepTime.meanMs) << " | " << fmt("%.2f", r.stepTime.medianMs) << " | "
-                << fmt("%.2f", r.stepTime.p95Ms) << " | " << fmt("%.2f", r.stepTime.minMs) << " | "
-                << fmt("%.2f", r.stepTime.maxMs) << " |\n";
-        }
-        if (r.samplesPerSecond) out << "\nThroughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
-    }
-    return out.str();
 }
 
 } // namespace stepscope

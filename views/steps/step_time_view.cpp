@@ -1,18 +1,24 @@
 #include "views/steps/step_time_view.h"
 
+#include "models/analysis/analysis_model.h"
+#include "views/analysis/category_colors.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 namespace stepscope {
 
 StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_runBox(new QComboBox(this)), m_plot(new QCustomPlot(this)) {
+    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+      m_runBox(new QComboBox(this)), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)) {
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_runBox, 1);
+    top->addWidget(m_summary, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -21,80 +27,148 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     m_plot->setMinimumHeight(160);
     m_plot->xAxis->setLabel(tr("step"));
     m_plot->yAxis->setLabel(tr("step time (ms)"));
-    m_bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_bars->setName(tr("step time"));
-    m_bars->setPen(Qt::NoPen);
-    m_bars->setBrush(QColor(0x9a, 0xa5, 0xb1));
-    m_inRange = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    QCPBars *below = nullptr;
+    for (int c = 0; c < kCategoryCount; ++c) {
+        auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setName(QString::fromUtf8(kCategoryNames[size_t(c)].data(), qsizetype(kCategoryNames[size_t(c)].size())));
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(categoryColor(Category(c)));
+        bars->setWidth(0.8);
+        bars->setStackingGap(0);
+        if (below) bars->moveAbove(below);
+        below = bars;
+        m_bars.push_back(bars);
+    }
+    m_inRange = m_plot->addGraph();
     m_inRange->setName(tr("in view"));
-    m_inRange->setPen(Qt::NoPen);
-    m_inRange->setBrush(QColor(0x2f, 0x6f, 0xb5));
-    m_bars->setWidth(0.8);
-    m_inRange->setWidth(0.8);
+    m_inRange->setLineStyle(QCPGraph::lsNone);
+    m_inRange->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x2f, 0x6f, 0xb5), 5));
+    m_outliers = m_plot->addGraph();
+    m_outliers->setName(tr("outlier step"));
+    m_outliers->setLineStyle(QCPGraph::lsNone);
+    m_outliers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, Qt::black, Qt::red, 9));
 
-    connect(m_session, &SessionModel::sessionChanged, this, &StepTimeView::reload);
+    connect(m_analysis, &AnalysisModel::changed, this, &StepTimeView::reloadRuns);
     connect(m_runBox, &QComboBox::currentIndexChanged, this, &StepTimeView::reload);
     connect(m_time, &TimeRangeController::rangeChanged, this, &StepTimeView::applyRange);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
-        onPlotClick(m_plot->xAxis->pixelToCoord(e->position().x()));
+        const int k = stepAt(m_plot->xAxis->pixelToCoord(e->position().x()));
+        if (k >= 0) {
+            const auto &s = m_current->steps.steps[size_t(k)];
+            m_time->setRange({s.start, s.end});
+        }
     });
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
+        const QString text = stepSummary(m_plot->xAxis->pixelToCoord(e->position().x()));
+        if (text.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
+    });
+    reloadRuns();
+}
+
+int StepTimeView::barCount() const { return m_current ? int(m_current->steps.steps.size()) : 0; }
+
+int StepTimeView::stepAt(double x) const {
+    if (!m_current) return -1;
+    for (size_t k = 0; k < m_current->steps.steps.size(); ++k)
+        if (std::abs(double(m_current->steps.steps[k].step) - x) <= 0.4) return int(k);
+    return -1;
+}
+
+QString StepTimeView::stepSummary(double x) const {
+    const int k = stepAt(x);
+    if (k < 0) return {};
+    const auto &s = m_current->steps.steps[size_t(k)];
+    QString text = tr("<b>step %1</b>: %2 ms").arg(s.step).arg(double(s.dur()) / 1e6, 0, 'f', 2);
+    for (int c = 0; c < kCategoryCount; ++c) {
+        const int64_t ns = m_current->categoryNs(size_t(k), Category(c));
+        if (ns <= 0) continue;
+        text += QStringLiteral("<br><span style='color:%1'>&#9632;</span> %2: %3 ms (%4%)")
+                    .arg(categoryColor(Category(c)).name(), m_bars[size_t(c)]->name())
+                    .arg(double(ns) / 1e6, 0, 'f', 2)
+                    .arg(100.0 * double(ns) / double(std::max<int64_t>(1, s.dur())), 0, 'f', 1);
+    }
+    for (const OutlierStep &o : m_current->outliers)
+        if (o.step == s.step) text += tr("<br><i>outlier: %1</i>").arg(QString::fromStdString(o.cause));
+    return text;
+}
+
+void StepTimeView::reloadRuns() {
+    const auto runs = m_analysis->runs();
+    const QString current = m_runBox->currentText();
+    {
+        QSignalBlocker block(m_runBox);
+        m_runBox->clear();
+        for (const RunRow &r : runs) m_runBox->addItem(QString::fromStdString(r.name), qint64(r.id));
+        const int idx = m_runBox->findText(current);
+        m_runBox->setCurrentIndex(idx >= 0 ? idx : 0);
+    }
     reload();
 }
 
-int StepTimeView::barCount() const { return int(m_steps.size()); }
-
 void StepTimeView::reload() {
-    m_steps.clear();
-    SessionStore *store = m_session->store();
-    if (store) {
-        SessionReader reader(*store);
-        const auto runs = reader.runs();
-        const QString current = m_runBox->currentText();
-        if (m_runBox->count() != int(runs.size())) {
-            QSignalBlocker block(m_runBox);
-            m_runBox->clear();
-            for (const RunRow &r : runs) m_runBox->addItem(QString::fromStdString(r.name), qint64(r.id));
-            const int idx = m_runBox->findText(current);
-            m_runBox->setCurrentIndex(idx >= 0 ? idx : 0);
-        }
-        if (m_runBox->currentIndex() >= 0) m_steps = reader.steps(m_runBox->currentData().toLongLong());
-    } else {
-        QSignalBlocker block(m_runBox);
-        m_runBox->clear();
-    }
-    QVector<double> keys, values;
+    m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    QVector<double> keys;
+    std::vector<QVector<double>> values(kCategoryCount);
+    QVector<double> outKeys, outValues;
     double maxMs = 1;
-    for (const StepRow &s : m_steps) {
-        keys.push_back(double(s.step));
-        values.push_back(double(s.durNs) / 1e6);
-        maxMs = std::max(maxMs, values.back());
+    if (m_current) {
+        for (size_t k = 0; k < m_current->steps.steps.size(); ++k) {
+            const auto &s = m_current->steps.steps[k];
+            keys.push_back(double(s.step));
+            for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
+            maxMs = std::max(maxMs, double(s.dur()) / 1e6);
+        }
+        for (const OutlierStep &o : m_current->outliers) {
+            outKeys.push_back(double(o.step));
+            outValues.push_back(double(o.durNs) / 1e6 + maxMs * 0.04);
+        }
+        QString line = tr("bottleneck: <b>%1</b>").arg(QString::fromStdString(m_current->bottleneck));
+        if (!m_current->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(QString::fromStdString(m_current->bottleneckDetail));
+        line += tr(" · GPU busy %1%").arg(m_current->gpuBusyPct, 0, 'f', 1);
+        if (m_current->samplesPerSecond) line += tr(" · %1 samples/s").arg(*m_current->samplesPerSecond, 0, 'f', 1);
+        if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");
+        m_summary->setText(line);
+    } else {
+        m_summary->setText(m_analysis->error());
     }
-    m_bars->setData(keys, values);
+    for (int c = 0; c < kCategoryCount; ++c) {
+        m_bars[size_t(c)]->setData(keys, values[size_t(c)]);
+        // Categories that never occur stay out of the legend.
+        bool any = false;
+        for (double v : values[size_t(c)]) any = any || v > 0;
+        if (any) m_bars[size_t(c)]->addToLegend();
+        else m_bars[size_t(c)]->removeFromLegend();
+    }
+    m_outliers->setData(outKeys, outValues);
+    if (outKeys.isEmpty()) m_outliers->removeFromLegend();
+    else m_outliers->addToLegend();
     if (!keys.isEmpty()) m_plot->xAxis->setRange(keys.front() - 1, keys.back() + 1);
-    m_plot->yAxis->setRange(0, maxMs * 1.1);
+    m_plot->yAxis->setRange(0, maxMs * 1.12);
     applyRange(m_time->range());
 }
 
 void StepTimeView::applyRange(NsRange range) {
     QVector<double> keys, values;
-    for (const StepRow &s : m_steps) {
-        // A step counts as in view when it overlaps the visible range by more than half.
-        const int64_t lo = std::max(s.startNs, range.start), hi = std::min(s.startNs + s.durNs, range.end);
-        if (range.valid() && hi - lo > s.durNs / 2 && range.duration() < (m_steps.back().startNs + m_steps.back().durNs - m_steps.front().startNs)) {
-            keys.push_back(double(s.step));
-            values.push_back(double(s.durNs) / 1e6);
+    if (m_current && !m_current->steps.steps.empty()) {
+        const auto &steps = m_current->steps.steps;
+        const int64_t all = steps.back().end - steps.front().start;
+        for (const auto &s : steps) {
+            // A step counts as in view when the visible range (narrower than all steps) covers half of it.
+            const int64_t lo = std::max(s.start, range.start), hi = std::min(s.end, range.end);
+            if (range.valid() && range.duration() < all && hi - lo > s.dur() / 2) {
+                keys.push_back(double(s.step));
+                values.push_back(0);
+            }
         }
     }
     m_inRange->setData(keys, values);
+    if (keys.isEmpty()) m_inRange->removeFromLegend();
+    else m_inRange->addToLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void StepTimeView::onPlotClick(double x) {
-    for (const StepRow &s : m_steps)
-        if (std::abs(double(s.step) - x) <= 0.4) {
-            m_time->setRange({s.startNs, s.startNs + s.durNs});
-            return;
-        }
 }
 
 } // namespace stepscope

@@ -1,7 +1,8 @@
 #pragma once
-// StepTimeView: one bar per training step (duration, ms) for the chosen run, steps inside the
-// shared visible range highlighted; clicking a bar zooms every view to that step. Issue-6 analysis
-// turns the bars into per-category stacks through the same view.
+// StepTimeView: one stacked bar per training step for the chosen run, one colour per step-time
+// category (DESIGN.md's 12, from the shared AnalysisModel), a legend, outlier steps marked with a
+// triangle, a tooltip with the step's breakdown, and steps inside the shared visible range outlined;
+// clicking a bar zooms every view to that step (TimeRangeController). Created by MainWindow.
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
@@ -10,9 +11,14 @@
 
 class QCustomPlot;
 class QCPBars;
+class QCPGraph;
 class QComboBox;
+class QLabel;
 
 namespace stepscope {
+
+class AnalysisModel;
+struct RunAnalysis;
 
 class StepTimeView : public QWidget {
     Q_OBJECT
@@ -21,19 +27,25 @@ public:
 
     QCustomPlot *plot() const { return m_plot; }
     int barCount() const;
+    // The breakdown text shown as the tooltip of the step at plot key x (empty when none).
+    QString stepSummary(double x) const;
 
 private:
+    void reloadRuns();
     void reload();
     void applyRange(NsRange range);
-    void onPlotClick(double x);
+    int stepAt(double x) const;
 
     SessionModel *m_session;
     TimeRangeController *m_time;
+    AnalysisModel *m_analysis;
     QComboBox *m_runBox;
+    QLabel *m_summary;
     QCustomPlot *m_plot;
-    QCPBars *m_bars = nullptr;
-    QCPBars *m_inRange = nullptr;
-    std::vector<StepRow> m_steps;
+    std::vector<QCPBars *> m_bars;  // per category, stacked
+    QCPGraph *m_outliers = nullptr;
+    QCPGraph *m_inRange = nullptr;
+    const RunAnalysis *m_current = nullptr;
 };
 
 } // namespace stepscope

@@ -1,0 +1,68 @@
+#include "models/analysis/op_stats_table_model.h"
+
+namespace stepscope {
+
+void OpStatsTableModel::setOps(std::vector<OpStat> ops) {
+    beginResetModel();
+    m_all = std::move(ops);
+    m_hostTotal = m_deviceTotal = 0;
+    for (const OpStat &o : m_all) (o.host() ? m_hostTotal : m_deviceTotal) += o.selfNs;
+    rebuild();
+    endResetModel();
+}
+
+void OpStatsTableModel::setSideFilter(SideFilter f) {
+    beginResetModel();
+    m_filter = f;
+    rebuild();
+    endResetModel();
+}
+
+void OpStatsTableModel::rebuild() {
+    m_rows.clear();
+    for (const OpStat &o : m_all)
+        if (m_filter == SideFilter::All || (m_filter == SideFilter::Host) == o.host()) m_rows.push_back(&o);
+}
+
+const OpStat *OpStatsTableModel::op(int row) const { return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)] : nullptr; }
+
+int OpStatsTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int OpStatsTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant OpStatsTableModel::data(const QModelIndex &index, int role) const {
+    const OpStat *o = op(index.row());
+    if (!o) return {};
+    const double sideTotal = double(std::max<int64_t>(1, o->host() ? m_hostTotal : m_deviceTotal));
+    auto ms = [](double ns) { return ns / 1e6; };
+    QVariant sortValue;
+    switch (index.column()) {
+    case Name: sortValue = QString::fromStdString(o->name); break;
+    case Side: sortValue = o->host() ? tr("host") : tr("device"); break;
+    case Device: sortValue = o->host() ? QString() : QStringLiteral("GPU %1").arg(o->device); break;
+    case Count: sortValue = qint64(o->count); break;
+    case Total: sortValue = ms(double(o->totalNs)); break;
+    case Self: sortValue = ms(double(o->selfNs)); break;
+    case Mean: sortValue = ms(o->meanNs()); break;
+    case Min: sortValue = ms(double(o->minNs)); break;
+    case Max: sortValue = ms(double(o->maxNs)); break;
+    case TotalPct: sortValue = 100.0 * double(o->totalNs) / sideTotal; break;
+    case SelfPct: sortValue = 100.0 * double(o->selfNs) / sideTotal; break;
+    }
+    if (role == SortRole) return sortValue;
+    if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(o->name);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole) return {};
+    if (index.column() >= Total && index.column() <= Max) return QString::number(sortValue.toDouble(), 'f', 3);
+    if (index.column() >= TotalPct) return QString::number(sortValue.toDouble(), 'f', 1);
+    return sortValue;
+}
+
+QVariant OpStatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char *names[] = {"Name", "Side", "Device", "Count", "Total (ms)", "Self (ms)", "Mean (ms)",
+                                  "Min (ms)", "Max (ms)", "Total %", "Self %"};
+    return tr(names[section]);
+}
+
+} // namespace stepscope

@@ -1,0 +1,152 @@
+// ReportFormatter, continued: the human-readable formats (text for terminals, markdown for issues and
+// reports). The JSON contract lives in report_formatter.cpp.
+
+#include "models/analysis/report_formatter.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace stepscope {
+
+namespace {
+
+std::string fmt(const char *f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string ms(int64_t ns) { return fmt("%.2f", double(ns) / 1e6); }
+
+std::string stepList(const std::vector<int64_t> &steps) {
+    std::string s;
+    for (size_t i = 0; i < steps.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(steps[i]);
+    if (steps.size() > 12) s += ", ... (" + std::to_string(steps.size()) + " steps)";
+    return s;
+}
+
+std::string bottleneckLine(const RunAnalysis &a) {
+    std::string s = a.bottleneck;
+    if (!a.bottleneckDetail.empty()) s += " (" + a.bottleneckDetail + ")";
+    return s;
+}
+
+} // namespace
+
+std::string ReportFormatter::text(const Report &report) {
+    std::ostringstream out;
+    out << "Stepscope report\n\nSources (" << report.sources.size() << "):\n";
+    for (const SourceRow &s : report.sources)
+        out << "  " << s.path << "  [" << s.format << ", " << s.status << "]  " << s.events << " events, "
+            << s.warnings << " warnings\n";
+    if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: not a readable format)\n";
+    for (const RunReport &r : report.runs) {
+        const RunAnalysis &a = r.analysis;
+        out << "\nRun " << r.run.name;
+        if (!r.run.framework.empty()) out << " (" << r.run.framework << ")";
+        if (!r.run.device.empty()) out << " on " << r.run.device;
+        out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
+        if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step\n";
+        out << "  steps: " << r.steps.size() << "\n";
+        if (r.steps.empty()) continue;
+        out << "  step time (ms): mean " << fmt("%.2f", r.stepTime.meanMs) << ", median " << fmt("%.2f", r.stepTime.medianMs)
+            << ", p95 " << fmt("%.2f", r.stepTime.p95Ms) << ", min " << fmt("%.2f", r.stepTime.minMs) << ", max "
+            << fmt("%.2f", r.stepTime.maxMs) << "\n";
+        if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
+        out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        out << "  bottleneck: " << bottleneckLine(a) << "\n    " << a.bottleneckEvidence << "\n";
+        out << "  breakdown (% of step time, mean ms per step):\n";
+        const double n = double(r.steps.size());
+        for (int c = 0; c < kCategoryCount; ++c) {
+            const int64_t ns = a.categoryNs(Category(c));
+            if (ns == 0) continue;
+            char line[128];
+            std::snprintf(line, sizeof line, "    %-15s %6.1f%%  %9.2f ms\n", std::string(kCategoryNames[size_t(c)]).c_str(),
+                          a.categoryPct(Category(c)), double(ns) / 1e6 / n);
+            out << line;
+        }
+        if (a.presetBreakdown) {
+            out << "  " << a.presetBreakdown->preset << " preset:\n";
+            for (const auto &[label, ns] : a.presetBreakdown->byLabel(a.presetBreakdown->totalNs))
+                out << "    " << label << ": " << fmt("%.1f", 100.0 * double(ns) / double(std::max<int64_t>(1, a.presetBreakdown->stepTotalNs)))
+                    << "%\n";
+        }
+        const GapTotals &g = a.gaps.device;
+        out << "  GPU idle gaps: " << g.count << ", " << ms(g.totalNs) << " ms (host_wait " << ms(g.byCauseNs[0])
+            << ", kernel_wait " << ms(g.byCauseNs[1]) << ", other " << ms(g.byCauseNs[2]) << ")\n";
+        if (!a.gaps.byHostActivityNs.empty()) {
+            out << "    host during gaps:";
+            for (const auto &[k, v] : a.gaps.byHostActivityNs) out << " " << k << " " << ms(v) << " ms;";
+            out << "\n";
+        }
+        for (size_t i = 0; i < a.gaps.top.size() && i < 5; ++i) {
+            const GpuGap &gap = a.gaps.top[i];
+            out << "    " << ms(gap.dur) << " ms before " << gap.stream << " (" << gapCauseName(gap.cause) << ", host: "
+                << gap.hostActivity;
+            if (!gap.overlapping.empty()) out << ", in " << gap.overlapping.front();
+            out << ")\n";
+        }
+        out << "  top GPU ops (total ms, count):\n";
+        int shown = 0;
+        for (const OpStat &o : a.ops)
+            if (!o.host() && shown++ < 5) out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << o.name.substr(0, 90) << "\n";
+        out << "  top host ops (self ms, count):\n";
+        std::vector<const OpStat *> host;
+        for (const OpStat &o : a.ops)
+            if (o.host()) host.push_back(&o);
+        std::sort(host.begin(), host.end(), [](const OpStat *x, const OpStat *y) { return x->selfNs > y->selfNs; });
+        for (size_t i = 0; i < host.size() && i < 5; ++i)
+            out << "    " << ms(host[i]->selfNs) << "  x" << host[i]->count << "  " << host[i]->name.substr(0, 90) << "\n";
+        out << "  findings:\n";
+        for (const Finding &f : a.findings) {
+            out << "    [" << f.severity << "] " << f.title << " (" << f.rule << ")\n      " << f.detail << "\n";
+            if (!f.recommendation.empty()) out << "      -> " << f.recommendation << "\n";
+            if (!f.steps.empty()) out << "      steps: " << stepList(f.steps) << "\n";
+        }
+    }
+    return out.str();
+}
+
+std::string ReportFormatter::markdown(const Report &report) {
+    std::ostringstream out;
+    out << "# Stepscope report\n\n## Sources\n\n| file | format | status | events | warnings |\n|---|---|---|---:|---:|\n";
+    for (const SourceRow &s : report.sources)
+        out << "| `" << s.path << "` | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
+    for (const RunReport &r : report.runs) {
+        const RunAnalysis &a = r.analysis;
+        out << "\n## Run " << r.run.name << "\n\n";
+        out << "- framework: " << (r.run.framework.empty() ? "unknown" : r.run.framework) << "\n";
+        out << "- events: " << r.events << " on " << r.tracks << " tracks\n";
+        out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)") << "\n";
+        if (r.steps.empty()) continue;
+        out << "- **bottleneck: " << bottleneckLine(a) << "** — " << a.bottleneckEvidence << "\n";
+        out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
+        out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
+        out << "| | " << fmt("%.2f", r.stepTime.meanMs) << " | " << fmt("%.2f", r.stepTime.medianMs) << " | "
+            << fmt("%.2f", r.stepTime.p95Ms) << " | " << fmt("%.2f", r.stepTime.minMs) << " | " << fmt("%.2f", r.stepTime.maxMs)
+            << " |\n";
+        out << "\n| category | % of step time | ms per step |\n|---|---:|---:|\n";
+        for (int c = 0; c < kCategoryCount; ++c)
+            out << "| " << kCategoryNames[size_t(c)] << " | " << fmt("%.1f", a.categoryPct(Category(c))) << " | "
+                << fmt("%.2f", double(a.categoryNs(Category(c))) / 1e6 / double(r.steps.size())) << " |\n";
+        const GapTotals &g = a.gaps.device;
+        out << "\nGPU idle: " << g.count << " gaps, " << ms(g.totalNs) << " ms (host wait " << ms(g.byCauseNs[0])
+            << " ms, kernel wait " << ms(g.byCauseNs[1]) << " ms, other " << ms(g.byCauseNs[2]) << " ms).\n";
+        out << "\n| top GPU op | count | total ms |\n|---|---:|---:|\n";
+        int shown = 0;
+        for (const OpStat &o : a.ops)
+            if (!o.host() && shown++ < 10) out << "| `" << o.name.substr(0, 80) << "` | " << o.count << " | " << ms(o.totalNs) << " |\n";
+        out << "\n### Findings\n\n";
+        for (const Finding &f : a.findings) {
+            out << "- **[" << f.severity << "] " << f.title << "** (`" << f.rule << "`): " << f.detail;
+            if (!f.recommendation.empty()) out << " *Recommendation:* " << f.recommendation;
+            if (!f.steps.empty()) out << " Steps: " << stepList(f.steps) << ".";
+            out << "\n";
+        }
+    }
+    return out.str();
+}
+
+} // namespace stepscope

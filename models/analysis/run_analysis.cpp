@@ -1,0 +1,68 @@
+#include "models/analysis/run_analysis.h"
+
+#include "models/analysis/bottleneck_rules.h"
+#include "models/analysis/finding_rules.h"
+#include "models/analysis/metric_data.h"
+#include "models/analysis/metric_rules.h"
+#include "models/analysis/trace_data.h"
+
+namespace stepscope {
+
+int64_t RunAnalysis::categoryNs(Category c) const {
+    const int t = categoryType[size_t(c)];
+    return t >= 0 && size_t(t) < breakdown.totalNs.size() ? breakdown.totalNs[size_t(t)] : 0;
+}
+
+int64_t RunAnalysis::categoryNs(size_t step, Category c) const {
+    const int t = categoryType[size_t(c)];
+    return t >= 0 && step < breakdown.perStepNs.size() ? breakdown.perStepNs[step][size_t(t)] : 0;
+}
+
+double RunAnalysis::categoryPct(Category c) const {
+    return breakdown.stepTotalNs > 0 ? 100.0 * double(categoryNs(c)) / double(breakdown.stepTotalNs) : 0.0;
+}
+
+RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options) const {
+    RunAnalysis ra;
+    const Preset *stepscope = m_rules.preset("stepscope");
+    const TraceData trace = TraceLoader(m_store).load(run);
+    SessionReader reader(m_store);
+    ra.steps = StepTimeline::build(reader.steps(run.id), trace);
+    ra.steps.restrict(options.firstStep, options.lastStep);
+
+    const std::vector<int8_t> types = trace.classify(*stepscope);
+    ra.breakdown = StepBreakdownAnalyzer::analyze(trace, types, *stepscope, ra.steps);
+    for (int c = 0; c < kCategoryCount; ++c) ra.categoryType[size_t(c)] = ra.breakdown.typeIndex(kCategoryNames[size_t(c)]);
+    if (!options.preset.empty() && options.preset != "stepscope") {
+        const Preset *p = m_rules.preset(options.preset);
+        if (!p) throw std::runtime_error("no preset '" + options.preset + "' in " + m_rules.origin());
+        ra.presetBreakdown = StepBreakdownAnalyzer::analyze(trace, trace.classify(*p), *p, ra.steps);
+    }
+
+    const int64_t total = ra.steps.totalNs();
+    const int dc = ra.categoryType[size_t(Category::DeviceCompute)], co = ra.categoryType[size_t(Category::Collective)];
+    if (total > 0 && dc >= 0) {
+        const IntervalList &compute = ra.breakdown.unions[size_t(dc)];
+        ra.computeCoveragePct = 100.0 * double(intervals::total(compute)) / double(total);
+        const IntervalList kernels = co >= 0 ? intervals::unite(compute, ra.breakdown.unions[size_t(co)]) : compute;
+        ra.gpuBusyPct = 100.0 * double(intervals::total(kernels)) / double(total);
+    }
+    if (options.batchSize && !ra.steps.steps.empty() && total > 0) {
+        ra.samplesPerSecond = double(*options.batchSize) * double(ra.steps.steps.size()) / (double(total) / 1e9);
+        for (const AnalysisStep &s : ra.steps.steps)
+            ra.samplesPerSecondPerStep.push_back(s.dur() > 0 ? double(*options.batchSize) / (double(s.dur()) / 1e9) : 0.0);
+    }
+
+    ra.gaps = GpuGapAnalyzer::analyze(trace, types, ra.breakdown, ra.steps);
+    if (!ra.steps.steps.empty())
+        ra.ops = OpStatsAnalyzer::analyze(trace, types, ra.steps.steps.front().start, ra.steps.steps.back().end);
+
+    const MetricData metrics = MetricData::load(m_store, run, reader.runs().size() == 1);
+    BottleneckRules::decide(ra, trace, types, metrics);
+    static const StepEventRules stepEvents = StepEventRules::load();
+    FindingRules::evaluate(ra, trace, types, stepEvents);
+    MetricRules::evaluate(ra, metrics);
+    return ra;
+}
+
+} // namespace stepscope

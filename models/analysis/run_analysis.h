@@ -1,0 +1,72 @@
+#pragma once
+// RunAnalyzer is the analysis engine's entry point, callable without a GUI: for one run it loads the
+// trace (TraceLoader) and its metrics, moves the steps onto device time (StepTimeline), computes the
+// step-time breakdown (StepBreakdownAnalyzer, stepscope preset plus an optional TF/PyTorch preset),
+// GPU busy %, idle gaps (GpuGapAnalyzer), op statistics (OpStatsAnalyzer), the bottleneck
+// (BottleneckRules) and the findings (FindingRules, MetricRules). ReportBuilder and the views call it.
+
+#include "models/analysis/category.h"
+#include "models/analysis/category_rules.h"
+#include "models/analysis/gpu_gap_analyzer.h"
+#include "models/analysis/op_stats_analyzer.h"
+#include "models/analysis/step_breakdown_analyzer.h"
+#include "models/analysis/step_timeline.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope {
+
+struct Finding {
+    std::string rule;      // e.g. tf_input_bound, pt_dataloader, sm_low_gpu_utilization, outlier_steps
+    std::string severity;  // high, medium, low, info
+    std::string title, detail, recommendation;
+    std::vector<int64_t> steps;  // evidence: step numbers
+    int64_t startNs = 0, endNs = 0;  // evidence: time range (absolute ns); 0/0 when none
+};
+
+struct OutlierStep {
+    int64_t step = 0, durNs = 0;
+    std::string cause;  // checkpoint, evaluation, summary_writing, gc, or a category name
+};
+
+struct AnalysisOptions {
+    std::optional<int64_t> firstStep, lastStep;
+    std::optional<int64_t> batchSize;
+    std::string preset;  // extra breakdown preset (tensorflow, pytorch); empty: none
+};
+
+struct RunAnalysis {
+    StepTimeline steps;
+    Breakdown breakdown;                  // stepscope preset
+    std::optional<Breakdown> presetBreakdown;
+    std::array<int, kCategoryCount> categoryType{};  // category -> breakdown type index (-1: absent)
+    double gpuBusyPct = 0;                // time with >= 1 kernel (compute or collective) / step time
+    double computeCoveragePct = 0;        // time with >= 1 non-collective kernel / step time
+    std::string bottleneck, bottleneckDetail, bottleneckEvidence;
+    double inputTracedBusyFraction = -1;  // share of input-wait time with traced work nested in it
+    std::optional<double> samplesPerSecond;
+    std::vector<double> samplesPerSecondPerStep;
+    GapAnalysis gaps;
+    std::vector<OpStat> ops;
+    std::vector<OutlierStep> outliers;
+    std::vector<Finding> findings;
+
+    int64_t categoryNs(Category c) const;
+    int64_t categoryNs(size_t step, Category c) const;
+    double categoryPct(Category c) const;
+};
+
+class RunAnalyzer {
+public:
+    RunAnalyzer(const SessionStore &store, const CategoryRules &rules) : m_store(store), m_rules(rules) {}
+    RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}) const;
+
+private:
+    const SessionStore &m_store;
+    const CategoryRules &m_rules;
+};
+
+} // namespace stepscope

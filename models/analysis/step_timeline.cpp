@@ -1,0 +1,71 @@
+#include "models/analysis/step_timeline.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace stepscope {
+
+StepTimeline StepTimeline::build(const std::vector<StepRow> &markers, const TraceData &trace) {
+    StepTimeline out;
+    if (markers.empty()) {
+        out.fromMarkers = false;
+        int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        for (const TraceSlice &s : trace.slices) {
+            lo = std::min(lo, s.start);
+            hi = std::max(hi, s.end);
+        }
+        if (lo < hi) out.steps.push_back({0, lo, hi, lo, hi, 0});
+        return out;
+    }
+    std::vector<StepRow> sorted = markers;
+    std::sort(sorted.begin(), sorted.end(), [](const StepRow &a, const StepRow &b) { return a.startNs < b.startNs; });
+    std::vector<int64_t> starts, lastGpuEnd(sorted.size(), std::numeric_limits<int64_t>::min());
+    std::vector<int64_t> gpuOps(sorted.size(), 0);
+    starts.reserve(sorted.size());
+    for (const StepRow &s : sorted) starts.push_back(s.startNs);
+    for (const TraceSlice &s : trace.slices) {
+        if (!s.gpu || s.correlation < 0) continue;
+        const auto it = trace.launchStartByCorrelation.find(s.correlation);
+        if (it == trace.launchStartByCorrelation.end()) continue;
+        const int64_t launch = it->second;
+        const auto pos = std::upper_bound(starts.begin(), starts.end(), launch);
+        if (pos == starts.begin()) continue;
+        const size_t k = size_t(pos - starts.begin()) - 1;
+        if (launch >= sorted[k].startNs + sorted[k].durNs) continue;
+        lastGpuEnd[k] = std::max(lastGpuEnd[k], s.end);
+        ++gpuOps[k];
+    }
+    int64_t prevEnd = std::numeric_limits<int64_t>::min();
+    for (size_t k = 0; k < sorted.size(); ++k) {
+        AnalysisStep a;
+        a.step = sorted[k].step;
+        a.hostStart = sorted[k].startNs;
+        a.hostEnd = sorted[k].startNs + sorted[k].durNs;
+        a.start = std::max(prevEnd, a.hostStart);
+        a.end = std::max(a.hostEnd, lastGpuEnd[k]);
+        a.end = std::max(a.end, a.start);
+        a.gpuOps = gpuOps[k];
+        prevEnd = a.end;
+        out.steps.push_back(a);
+    }
+    return out;
+}
+
+void StepTimeline::restrict(std::optional<int64_t> first, std::optional<int64_t> last) {
+    std::erase_if(steps, [&](const AnalysisStep &s) { return (first && s.step < *first) || (last && s.step > *last); });
+}
+
+IntervalList StepTimeline::windows() const {
+    IntervalList w;
+    w.reserve(steps.size());
+    for (const AnalysisStep &s : steps) w.push_back({s.start, s.end});
+    return w;
+}
+
+int64_t StepTimeline::totalNs() const {
+    int64_t t = 0;
+    for (const AnalysisStep &s : steps) t += s.dur();
+    return t;
+}
+
+} // namespace stepscope

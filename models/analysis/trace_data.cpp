@@ -1,0 +1,140 @@
+#include "models/analysis/trace_data.h"
+
+#include <algorithm>
+
+namespace stepscope {
+
+std::vector<int8_t> TraceData::classify(const Preset &preset) const {
+    std::vector<int8_t> out(slices.size(), int8_t(Preset::kIgnore));
+    std::unordered_map<uint64_t, int8_t> cache;
+    cache.reserve(4096);
+    for (size_t i = 0; i < slices.size(); ++i) {
+        const TraceSlice &s = slices[i];
+        const uint64_t key = (uint64_t(uint32_t(s.nameId)) << 32) | (uint64_t(uint32_t(s.catId + 1) & 0x3fffffffu) << 2) |
+                             (s.gpu ? 2u : 0u) | (s.launches ? 1u : 0u);
+        auto it = cache.find(key);
+        if (it == cache.end()) {
+            const int t = preset.classify(text(s.nameId), text(s.catId), s.gpu ? EventSide::Device : EventSide::Host,
+                                          s.launches);
+            it = cache.emplace(key, int8_t(t)).first;
+        }
+        out[i] = it->second;
+    }
+    return out;
+}
+
+TraceData TraceLoader::load(const RunRow &run) const {
+    TraceData d;
+    {
+        SqliteStatement st(m_store.db(), "SELECT max(id) FROM string");
+        const int64_t maxId = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
+        d.strings.resize(size_t(maxId) + 1);
+        SqliteStatement all(m_store.db(), "SELECT id, text FROM string");
+        while (all.step()) d.strings[size_t(all.columnInt(0))] = all.columnText(1);
+    }
+    {
+        SqliteStatement st(m_store.db(),
+            "SELECT t.id, t.kind, t.device, t.name, (SELECT count(*) FROM slice s WHERE s.track_id = t.id) "
+            "FROM track t WHERE t.run_id = ?1 AND t.kind IN ('host_thread', 'gpu_stream') ORDER BY t.id");
+        st.bind(1, run.id);
+        while (st.step()) {
+            TraceTrack t;
+            t.id = st.columnInt(0);
+            t.gpu = st.columnText(1) == "gpu_stream";
+            t.device = t.gpu ? (st.columnIsNull(2) ? 0 : int(st.columnInt(2))) : -1;
+            t.name = st.columnText(3);
+            t.count = size_t(st.columnInt(4));
+            d.tracks.push_back(std::move(t));
+        }
+    }
+    // One sequential scan of the slice table (much faster than per-track index lookups), then a
+    // counting sort by track; when the run holds a small part of the session, per-track index scans.
+    std::unordered_map<int64_t, int32_t> trackIndex;
+    size_t runSlices = 0;
+    for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
+        trackIndex.emplace(d.tracks[ti].id, int32_t(ti));
+        runSlices += d.tracks[ti].count;
+    }
+    std::vector<size_t> next(d.tracks.size(), 0);
+    for (size_t ti = 0, pos = 0; ti < d.tracks.size(); pos += d.tracks[ti].count, ++ti) {
+        d.tracks[ti].first = pos;
+        next[ti] = pos;
+    }
+    d.slices.resize(runSlices);
+    auto readRow = [&](SqliteStatement &st, int32_t ti) {
+        if (next[size_t(ti)] >= d.tracks[size_t(ti)].first + d.tracks[size_t(ti)].count) return;
+        TraceSlice &s = d.slices[next[size_t(ti)]++];
+        s.start = st.columnInt(1) + run.timeBaseNs;
+        s.end = s.start + std::max<int64_t>(0, st.columnInt(2));
+        s.nameId = int32_t(st.columnInt(3));
+        s.catId = st.columnIsNull(4) ? -1 : int32_t(st.columnInt(4));
+        s.correlation = st.columnIsNull(5) ? -1 : st.columnInt(5);
+        s.track = ti;
+        s.gpu = d.tracks[size_t(ti)].gpu;
+    };
+    int64_t allSlices = 0;
+    {
+        SqliteStatement st(m_store.db(), "SELECT max(rowid) FROM slice");
+        allSlices = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
+    }
+    if (runSlices * 2 >= size_t(allSlices)) {
+        SqliteStatement st(m_store.db(), "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation FROM slice");
+        while (st.step()) {
+            const auto it = trackIndex.find(st.columnInt(0));
+            if (it != trackIndex.end()) readRow(st, it->second);
+        }
+    } else {
+        SqliteStatement st(m_store.db(),
+            "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation FROM slice WHERE track_id = ?1");
+        for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
+            st.bind(1, d.tracks[ti].id);
+            while (st.step()) readRow(st, int32_t(ti));
+            st.reset();
+        }
+    }
+    // Rows that vanished between the count and the scan (a concurrent re-import) leave holes: compact.
+    size_t write = 0;
+    for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
+        TraceTrack &t = d.tracks[ti];
+        const size_t n = next[ti] - t.first;
+        if (write != t.first) std::move(d.slices.begin() + ptrdiff_t(t.first), d.slices.begin() + ptrdiff_t(t.first + n),
+                                        d.slices.begin() + ptrdiff_t(write));
+        t.first = write;
+        t.count = n;
+        write += n;
+    }
+    d.slices.resize(write);
+    std::vector<int32_t> stack;
+    for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
+        TraceTrack &t = d.tracks[ti];
+        auto begin = d.slices.begin() + ptrdiff_t(t.first), end = begin + ptrdiff_t(t.count);
+        // Equal starts: the longer slice encloses the shorter one.
+        auto byStart = [](const TraceSlice &a, const TraceSlice &b) {
+            return a.start != b.start ? a.start < b.start : a.end > b.end;
+        };
+        if (!std::is_sorted(begin, end, byStart)) std::sort(begin, end, byStart);
+        if (t.gpu) continue;
+        // Nesting on host threads: a slice's parent is the innermost open slice that contains its start.
+        stack.clear();
+        for (size_t i = t.first; i < t.first + t.count; ++i) {
+            TraceSlice &s = d.slices[i];
+            while (!stack.empty() && d.slices[size_t(stack.back())].end <= s.start) stack.pop_back();
+            if (!stack.empty()) {
+                TraceSlice &p = d.slices[size_t(stack.back())];
+                s.parent = stack.back();
+                p.childNs += std::min(s.end, p.end) - s.start;
+            }
+            if (s.correlation >= 0) {
+                d.launchStartByCorrelation.emplace(s.correlation, s.start);
+                s.launches = true;
+                // Ancestors of a launching slice launch too; stop at the first already marked.
+                for (auto it = stack.rbegin(); it != stack.rend() && !d.slices[size_t(*it)].launches; ++it)
+                    d.slices[size_t(*it)].launches = true;
+            }
+            stack.push_back(int32_t(i));
+        }
+    }
+    return d;
+}
+
+} // namespace stepscope

@@ -1,0 +1,65 @@
+#pragma once
+// TraceData owns one run's timed events as the analysis needs them: host-thread and GPU-stream slices
+// in absolute ns, per track ordered by start, with their nesting (parent, time of direct children),
+// whether each host slice launches GPU work (itself or something nested in it), and the map from a
+// correlation id to its host launch call. TraceLoader fills it from the session with one indexed
+// query per track. Built by RunAnalyzer; read by every analyzer of models/analysis.
+
+#include "models/analysis/category_rules.h"
+#include "models/store/session_reader.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace stepscope {
+
+struct TraceTrack {
+    int64_t id = 0;
+    bool gpu = false;
+    int device = -1;  // GPU index for GPU streams; -1 on host threads
+    std::string name;
+    size_t first = 0, count = 0;  // slice range in TraceData::slices
+};
+
+struct TraceSlice {
+    int64_t start = 0, end = 0;
+    int64_t correlation = -1;   // -1: none
+    int64_t childNs = 0;        // time covered by direct children (self = end - start - childNs)
+    int32_t nameId = 0, catId = -1;
+    int32_t track = 0;          // index into TraceData::tracks
+    int32_t parent = -1;        // enclosing slice on the same host track
+    bool gpu = false;
+    bool launches = false;      // host: this slice or a descendant carries a correlation id (launch call)
+    int64_t dur() const { return end - start; }
+};
+
+struct TraceData {
+    std::vector<TraceTrack> tracks;
+    std::vector<TraceSlice> slices;
+    std::vector<std::string> strings;                       // by string id
+    std::unordered_map<int64_t, int64_t> launchStartByCorrelation;  // host launch call start (abs ns)
+
+    std::string_view text(int32_t id) const {
+        return id >= 0 && size_t(id) < strings.size() ? std::string_view(strings[size_t(id)]) : std::string_view();
+    }
+    int deviceOf(const TraceSlice &s) const { return tracks[size_t(s.track)].device; }
+
+    // Per-slice type under a preset (Preset::kIgnore for ignored slices); classification is cached
+    // per distinct (name, category, side, launches).
+    std::vector<int8_t> classify(const Preset &preset) const;
+};
+
+class TraceLoader {
+public:
+    explicit TraceLoader(const SessionStore &store) : m_store(store) {}
+    // All host-thread and GPU-stream slices of the run; `timeBaseNs` makes them absolute.
+    TraceData load(const RunRow &run) const;
+
+private:
+    const SessionStore &m_store;
+};
+
+} // namespace stepscope

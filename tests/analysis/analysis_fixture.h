@@ -1,0 +1,72 @@
+#pragma once
+// A tiny session builder for the analysis tests: one run with host threads and GPU streams, slices
+// given in milliseconds or nanoseconds, step markers and metrics — so that every expected number of a
+// test can be computed by hand.
+
+#include "models/analysis/category_rules.h"
+#include "models/analysis/run_analysis.h"
+#include "models/store/session_writer.h"
+
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace stepscope::test {
+
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kUs = 1'000;
+
+class AnalysisFixture {
+public:
+    explicit AnalysisFixture(int64_t timeBaseNs = 0) {
+        m_store = std::make_unique<SessionStore>(m_dir.filePath("s.stepscope").toStdString());
+        m_writer = std::make_unique<SessionWriter>(*m_store);
+        m_writer->begin();
+        m_source = m_writer->addSource("/trace.json", "chrome", 1);
+        RunInfo run;
+        run.name = "worker0";
+        run.timeBaseNs = timeBaseNs;
+        m_run = m_writer->addRun(m_source, run);
+        host = thread("python");
+    }
+    int64_t thread(const std::string &name) { return m_writer->addTrack(m_run, {TrackKind::HostThread, std::nullopt, name, "1", name, 0}); }
+    int64_t stream(int device, const std::string &name) {
+        return m_writer->addTrack(m_run, {TrackKind::GpuStream, device, name, std::to_string(device), name, 0});
+    }
+    // Times in ns relative to the run's base.
+    void slice(int64_t track, const std::string &name, const std::string &cat, int64_t start, int64_t end,
+               std::optional<int64_t> correlation = std::nullopt) {
+        SliceRow r;
+        r.trackId = track;
+        r.startNs = start;
+        r.durNs = end - start;
+        r.nameId = m_writer->intern(name);
+        r.categoryId = m_writer->intern(cat);
+        r.correlation = correlation;
+        m_writer->addSlice(r);
+    }
+    void step(int64_t n, int64_t start, int64_t end) { m_writer->addStep(m_run, n, start, end - start); }
+    int64_t metric(const std::string &name, std::optional<int64_t> device, const std::vector<std::pair<int64_t, double>> &samples) {
+        const int64_t id = m_writer->addMetricSeries(m_source, "", name, device, "%", 1'000'000'000);
+        for (const auto &[t, v] : samples) m_writer->addMetricSample(id, t, v);
+        return id;
+    }
+    void commit() { m_writer->commit(); }
+
+    RunAnalysis analyze(const AnalysisOptions &options = {}) {
+        if (m_writer->active()) commit();
+        const CategoryRules rules = CategoryRules::load();
+        return RunAnalyzer(*m_store, rules).analyze(SessionReader(*m_store).runs().front(), options);
+    }
+    SessionStore &store() { return *m_store; }
+
+    int64_t host = 0;
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<SessionStore> m_store;
+    std::unique_ptr<SessionWriter> m_writer;
+    int64_t m_source = 0, m_run = 0;
+};
+
+} // namespace stepscope::test

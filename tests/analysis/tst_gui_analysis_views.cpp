@@ -1,0 +1,114 @@
+// The analysis views on a generated checkpoint-bound profile: stacked step bars (bars, tooltip, click
+// zooms), op stats table (sorting, filter, side toggle), findings panel (click zooms to evidence).
+// Each view is rendered offscreen to PNG in the build folder (analysis_view_*.png) for inspection.
+
+#include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/analysis_model.h"
+#include "models/analysis/op_stats_table_model.h"
+#include "tests/analysis/import_helper.h"
+#include "tests/test_support.h"
+#include "views/analysis/findings_view.h"
+#include "views/analysis/op_stats_view.h"
+#include "views/steps/step_time_view.h"
+
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace stepscope;
+
+class TestGuiAnalysisViews : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    SessionModel m_session;
+    TimeRangeController m_time;
+
+    static void save(QWidget *w, const char *name) {
+        w->resize(1000, 420);
+        w->show();
+        QCoreApplication::processEvents();
+        const QString path = QStringLiteral(STEPSCOPE_BINARY_DIR "/analysis_view_%1.png").arg(name);
+        QVERIFY(w->grab().save(path));
+    }
+
+private slots:
+    void initTestCase() {
+        synth::SyntheticProfileOptions o;
+        o.steps = 24;
+        o.bottleneck = synth::Bottleneck::Checkpoint;
+        const std::filesystem::path trace = m_dir.filePath("t.pt.trace.json.gz").toStdString();
+        synth::SyntheticProfileGenerator(o).generate(trace, {});
+        const std::string file = m_dir.filePath("s.stepscope").toStdString();
+        {
+            SessionStore store(file);
+            std::ostringstream out, err;
+            cli::importInto(store, {trace}, {out, err, false});
+        }
+        m_session.setStore(std::make_unique<SessionStore>(file));
+        const TimeRange extent = m_session.extent();
+        m_time.setFullRange({extent.startNs, extent.endNs});
+    }
+
+    void stepBars() {
+        StepTimeView view(&m_session, &m_time);
+        QCOMPARE(view.barCount(), 24);
+        const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(m_session.store() ? SessionReader(*m_session.store()).runs()[0].id : 0);
+        QVERIFY(a);
+        // Step 10 checkpoints: its tooltip names the category and the outlier cause.
+        const QString tip = view.stepSummary(10);
+        QVERIFY2(tip.contains("checkpoint") && tip.contains("outlier"), qPrintable(tip));
+        QVERIFY(view.stepSummary(10.5).isEmpty());
+        // The stacked bars sum to the step time.
+        double sum = 0;
+        for (int i = 0; i < view.plot()->plottableCount(); ++i)
+            if (auto *bars = qobject_cast<QCPBars *>(view.plot()->plottable(i))) sum += bars->data()->at(9)->value;
+        QCOMPARE(qRound64(sum * 1e6), a->steps.steps[9].dur());
+        save(&view, "steps");
+        // Clicking a bar zooms to that step.
+        view.plot()->replot();
+        const QPoint p(int(view.plot()->xAxis->coordToPixel(10)), int(view.plot()->yAxis->coordToPixel(1)));
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, p);
+        QCOMPARE(m_time.range().start, a->steps.steps[9].start);
+        QCOMPARE(m_time.range().end, a->steps.steps[9].end);
+    }
+
+    void opTable() {
+        OpStatsView view(&m_session, &m_time);
+        QVERIFY(view.table()->model()->rowCount() > 10);
+        // Sorted by total time, longest first.
+        const auto *proxy = view.table()->model();
+        QVERIFY(proxy->index(0, OpStatsTableModel::Total).data(OpStatsTableModel::SortRole).toDouble() >=
+                proxy->index(1, OpStatsTableModel::Total).data(OpStatsTableModel::SortRole).toDouble());
+        save(&view, "ops");
+        view.setSide(1);
+        view.setFilterText("torch.save");
+        QCOMPARE(proxy->rowCount(), 1);
+        QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 2);  // steps 10 and 20
+        QSignalSpy spy(&view, &OpStatsView::opSelected);
+        view.table()->selectRow(0);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toString(), QString("torch.save"));
+    }
+
+    void findingsPanel() {
+        FindingsView view(&m_session, &m_time);
+        QTreeWidgetItem *findings = view.tree()->topLevelItem(0);
+        QTreeWidgetItem *checkpoint = nullptr;
+        for (int i = 0; i < findings->childCount(); ++i)
+            if (findings->child(i)->text(1) == "Checkpoints stall training") checkpoint = findings->child(i);
+        QVERIFY(checkpoint);
+        QCOMPARE(checkpoint->text(0), QString("high"));
+        QCOMPARE(checkpoint->text(2), QString("steps 10, 20"));
+        view.tree()->expandAll();
+        save(&view, "findings");
+        m_time.zoomToFull();
+        view.activate(checkpoint);
+        QVERIFY(m_time.range().duration() < m_time.fullRange().duration());
+        QVERIFY(view.tree()->topLevelItem(1)->childCount() > 0);  // the longest gaps
+    }
+};
+
+QTEST_MAIN(TestGuiAnalysisViews)
+#include "tst_gui_analysis_views.moc"

@@ -1,0 +1,54 @@
+// bench_analysis: full analysis (device-time steps, breakdown, gaps, op stats, findings) of a
+// session with ~1 M events. Target (DESIGN.md): under 1 s.
+//   bench_analysis [EVENTS] [BOTTLENECK]     (default 1000000 input)
+// Generates a synthetic PyTorch trace of that size, imports it (not timed), then times
+// RunAnalyzer::analyze over all runs, best of 3, and the JSON report.
+
+#include "app/cli/input_session.h"
+#include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/report_formatter.h"
+
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+using namespace stepscope;
+
+int main(int argc, char **argv) {
+    const int64_t events = argc > 1 ? std::stoll(argv[1]) : 1'000'000;
+    const std::string bottleneck = argc > 2 ? argv[2] : "input";
+    QTemporaryDir dir;
+    synth::SyntheticProfileOptions o;
+    o.targetEvents = events;
+    o.bottleneck = *synth::parseBottleneck(bottleneck);
+    o.gzipLevel = 1;
+    const std::filesystem::path trace = dir.filePath("bench.pt.trace.json.gz").toStdString();
+    const auto stats = synth::SyntheticProfileGenerator(o).generate(trace, {});
+    SessionStore store(dir.filePath("bench.stepscope").toStdString());
+    std::ostringstream out, err;
+    cli::importInto(store, {trace}, {out, err, false});
+    SessionReader reader(store);
+    std::printf("session: %lld slices, %lld steps, %lld trace events (%s)\n", (long long)reader.sliceCount(),
+                (long long)stats.steps, (long long)stats.events, bottleneck.c_str());
+
+    const CategoryRules rules = CategoryRules::load();
+    double best = 1e9;
+    std::string verdict;
+    for (int rep = 0; rep < 3; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (const RunRow &run : reader.runs()) {
+            const RunAnalysis a = RunAnalyzer(store, rules).analyze(run);
+            verdict = a.bottleneck + (a.bottleneckDetail.empty() ? "" : " (" + a.bottleneckDetail + ")");
+        }
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string json = ReportFormatter::json(ReportBuilder(store).build());
+    const double report = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("analysis: %.3f s (best of 3; target < 1 s), bottleneck %s\n", best, verdict.c_str());
+    std::printf("report --format json: %.3f s, %zu bytes\n", report, json.size());
+    return best < 1.0 ? 0 : 1;
+}

@@ -1,0 +1,130 @@
+#include "views/analysis/findings_view.h"
+
+#include "models/analysis/analysis_model.h"
+#include "views/analysis/category_colors.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace stepscope {
+
+namespace {
+constexpr int RangeStartRole = Qt::UserRole + 1;
+constexpr int RangeEndRole = Qt::UserRole + 2;
+
+QColor severityColor(const std::string &s) {
+    if (s == "high") return QColor(0xc6, 0x28, 0x28);
+    if (s == "medium") return QColor(0xef, 0x6c, 0x00);
+    if (s == "low") return QColor(0xf9, 0xa8, 0x25);
+    return QColor(0x75, 0x75, 0x75);
+}
+
+QString q(const std::string &s) { return QString::fromStdString(s); }
+} // namespace
+
+FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
+    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+      m_runBox(new QComboBox(this)), m_bottleneck(new QLabel(this)), m_tree(new QTreeWidget(this)) {
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Run:"), this));
+    top->addWidget(m_runBox, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_bottleneck);
+    layout->addWidget(m_tree, 1);
+    m_bottleneck->setWordWrap(true);
+    m_bottleneck->setTextFormat(Qt::RichText);
+    m_tree->setColumnCount(3);
+    m_tree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Evidence")});
+    m_tree->setRootIsDecorated(true);
+    m_tree->setWordWrap(true);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { activate(item); });
+    connect(m_analysis, &AnalysisModel::changed, this, &FindingsView::reloadRuns);
+    connect(m_runBox, &QComboBox::currentIndexChanged, this, &FindingsView::reload);
+    reloadRuns();
+}
+
+void FindingsView::activate(QTreeWidgetItem *item) {
+    if (!item) return;
+    const qint64 start = item->data(0, RangeStartRole).toLongLong(), end = item->data(0, RangeEndRole).toLongLong();
+    if (end <= start) return;
+    const qint64 pad = std::max<qint64>((end - start) / 20, 1000);
+    m_time->setRange({start - pad, end + pad});
+}
+
+void FindingsView::reloadRuns() {
+    const QString current = m_runBox->currentText();
+    {
+        QSignalBlocker block(m_runBox);
+        m_runBox->clear();
+        for (const RunRow &r : m_analysis->runs()) m_runBox->addItem(q(r.name), qint64(r.id));
+        const int idx = m_runBox->findText(current);
+        m_runBox->setCurrentIndex(idx >= 0 ? idx : 0);
+    }
+    reload();
+}
+
+void FindingsView::reload() {
+    m_tree->clear();
+    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    if (!a) {
+        m_bottleneck->setText(m_analysis->error());
+        return;
+    }
+    QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck));
+    if (const auto c = categoryFromName(a->bottleneck))
+        line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;
+    if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail));
+    line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence).toHtmlEscaped());
+    m_bottleneck->setText(line);
+
+    auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1)").arg(a->findings.size())});
+    for (const Finding &f : a->findings) {
+        QString evidence;
+        if (!f.steps.empty()) {
+            QStringList steps;
+            for (size_t i = 0; i < f.steps.size() && i < 8; ++i) steps << QString::number(f.steps[i]);
+            evidence = tr("steps %1%2").arg(steps.join(QStringLiteral(", ")), f.steps.size() > 8 ? QStringLiteral(", …") : QString());
+        }
+        auto *item = new QTreeWidgetItem(findings, {q(f.severity), q(f.title), evidence});
+        item->setForeground(0, severityColor(f.severity));
+        item->setData(0, RangeStartRole, qint64(f.startNs));
+        item->setData(0, RangeEndRole, qint64(f.endNs));
+        item->setToolTip(1, QStringLiteral("<b>%1</b><br>%2<br><i>%3</i>").arg(q(f.title).toHtmlEscaped(), q(f.detail).toHtmlEscaped(),
+                                                                                 q(f.recommendation).toHtmlEscaped()));
+        new QTreeWidgetItem(item, {QString(), q(f.detail)});
+        if (!f.recommendation.empty()) new QTreeWidgetItem(item, {tr("do"), q(f.recommendation)});
+        for (int i = 0; i < item->childCount(); ++i) {
+            item->child(i)->setData(0, RangeStartRole, qint64(f.startNs));
+            item->child(i)->setData(0, RangeEndRole, qint64(f.endNs));
+        }
+    }
+    findings->setExpanded(true);
+
+    const GapTotals &g = a->gaps.device;
+    auto *gaps = new QTreeWidgetItem(m_tree, {QString(), tr("GPU idle gaps: %1, %2 ms (host wait %3 ms, kernel wait %4 ms, other %5 ms)")
+                                                             .arg(g.count)
+                                                             .arg(double(g.totalNs) / 1e6, 0, 'f', 2)
+                                                             .arg(double(g.byCauseNs[0]) / 1e6, 0, 'f', 2)
+                                                             .arg(double(g.byCauseNs[1]) / 1e6, 0, 'f', 2)
+                                                             .arg(double(g.byCauseNs[2]) / 1e6, 0, 'f', 2)});
+    for (const GpuGap &gap : a->gaps.top) {
+        QStringList names;
+        for (const std::string &n : gap.overlapping) names << q(n).left(60);
+        auto *item = new QTreeWidgetItem(gaps, {q(std::string(gapCauseName(gap.cause))),
+                                                tr("%1 ms idle before %2 — host: %3").arg(double(gap.dur) / 1e6, 0, 'f', 3).arg(q(gap.stream), q(gap.hostActivity)),
+                                                names.join(QStringLiteral("; "))});
+        item->setData(0, RangeStartRole, qint64(gap.start));
+        item->setData(0, RangeEndRole, qint64(gap.start + gap.dur));
+    }
+    gaps->setExpanded(true);
+    m_tree->resizeColumnToContents(0);
+}
+
+} // namespace stepscope

@@ -1,0 +1,42 @@
+#pragma once
+// FindingsView: the findings & gaps panel of a run — the bottleneck line, every finding (severity,
+// title, detail, recommendation, evidence steps) and the longest GPU idle gaps (cause, what the host
+// was doing, overlapping host events). Clicking an entry zooms every view to its evidence through the
+// TimeRangeController. Created by MainWindow.
+
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace stepscope {
+
+class AnalysisModel;
+
+class FindingsView : public QWidget {
+    Q_OBJECT
+public:
+    FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+
+    QTreeWidget *tree() const { return m_tree; }
+    // Zooms to the evidence of a tree item (what a click does).
+    void activate(QTreeWidgetItem *item);
+
+private:
+    void reloadRuns();
+    void reload();
+
+    SessionModel *m_session;
+    TimeRangeController *m_time;
+    AnalysisModel *m_analysis;
+    QComboBox *m_runBox;
+    QLabel *m_bottleneck;
+    QTreeWidget *m_tree;
+};
+
+} // namespace stepscope
