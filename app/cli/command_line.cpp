@@ -11,6 +11,7 @@ Usage:
   stepscope [PATH...]                       open the GUI (PATH: logdir, trace file, metrics file, or .stepscope)
   stepscope import PATH... -o S.stepscope   build a session file, print a summary
   stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
+                   [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv]
   stepscope export PATH... --view timeline|steps|ops|utilization|window [--steps A-B | --range T0:T1]
                    [--annotate "TEXT"] [--size WxH] -o FILE.png|.svg|.pdf
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)

@@ -11,7 +11,7 @@
 namespace stepscope::cli {
 
 int runReport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules"});
     if (!a.ok() || a.positional().empty()) {
         io.err << "stepscope report: " << (a.ok() ? "usage: stepscope report PATH... [--format text|json|markdown]" : a.error())
                << "\n";
@@ -42,6 +42,8 @@ int runReport(const std::vector<std::string> &args, Streams io) {
             return Usage;
         }
     }
+    if (const auto preset = a.value("--preset")) options.preset = *preset;
+    if (const auto rules = a.value("--rules")) options.rulesPath = *rules;
     InputSession session = InputSession::open(a.positional(), io);
     if (!session.store()) return session.exitCode();
     if (!options.batchSize) {
@@ -52,7 +54,17 @@ int runReport(const std::vector<std::string> &args, Streams io) {
         } catch (const std::exception &) {
         }
     }
-    const Report report = ReportBuilder(*session.store()).build(options);
+    Report report;
+    try {
+        report = ReportBuilder(*session.store()).build(options);
+    } catch (const StoreError &e) {
+        io.err << "stepscope report: " << e.what() << "\n";
+        return Unreadable;
+    } catch (const std::runtime_error &e) {
+        // A bad rules file or preset: the message names the file, line and reason.
+        io.err << "stepscope report: " << e.what() << "\n";
+        return Usage;
+    }
     const std::string text = format == "json" ? ReportFormatter::json(report)
                            : format == "markdown" ? ReportFormatter::markdown(report)
                                                   : ReportFormatter::text(report);

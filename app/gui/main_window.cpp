@@ -1,5 +1,7 @@
 #include "app/gui/main_window.h"
 
+#include "views/analysis/findings_view.h"
+#include "views/analysis/op_stats_view.h"
 #include "views/log/import_log_view.h"
 #include "views/session/session_overview_view.h"
 #include "views/steps/step_time_view.h"
@@ -23,6 +25,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QSpinBox>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -41,6 +45,7 @@ MainWindow::MainWindow(QWidget *parent)
     buildDocks();
     buildMenus();
     buildStatusBar();
+    buildToolBar();
     connect(m_worker, &ImportWorker::progress, this, [this](qint64 done, qint64 total, const QString &file) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
@@ -81,6 +86,8 @@ void MainWindow::buildDocks() {
     m_steps = static_cast<StepTimeView *>(createView("steps", this));
     m_overview = static_cast<SessionOverviewView *>(createView("session", this));
     m_log = static_cast<ImportLogView *>(createView("log", this));
+    m_ops = createView("ops", this);
+    m_findings = createView("findings", this);
     addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
     QDockWidget *sessionDock = addDock(tr("Session"), "sessionDock", m_overview, Qt::RightDockWidgetArea);
     m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
@@ -89,17 +96,26 @@ void MainWindow::buildDocks() {
     sessionDock->raise();
     // Selecting a slice brings its details forward.
     connect(m_timeline->timeline(), &TimelineView::sliceSelected, detailsDock, [detailsDock] { detailsDock->raise(); });
-    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), m_logDock);
+    QDockWidget *opsDock = addDock(tr("Op statistics"), "opsDock", m_ops, Qt::BottomDockWidgetArea);
+    QDockWidget *findingsDock = addDock(tr("Findings"), "findingsDock", m_findings, Qt::BottomDockWidgetArea);
+    // Findings sit beside the step chart: the verdict and the evidence are read together. (Split
+    // before tabifying: splitting a tabbed dock would only add another tab.)
+    splitDockWidget(findChild<QDockWidget *>("stepsDock"), findingsDock, Qt::Horizontal);
+    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), opsDock);
+    tabifyDockWidget(opsDock, m_logDock);
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {260}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget *>("stepsDock"), findChild<QDockWidget *>("findingsDock")}, {900, 500}, Qt::Horizontal);
 }
 
-QStringList MainWindow::viewNames() { return {"timeline", "steps", "session", "log"}; }
+QStringList MainWindow::viewNames() { return {"timeline", "steps", "ops", "findings", "session", "log"}; }
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "timeline") return new TimelinePaneView(m_session, m_time, parent);
     if (name == "steps") return new StepTimeView(m_session, m_time, parent);
+    if (name == "ops") return new OpStatsView(m_session, m_time, parent);
+    if (name == "findings") return new FindingsView(m_session, m_time, parent);
     if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
     if (name == "log") return new ImportLogView(m_session, parent);
     return nullptr;
@@ -109,6 +125,8 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
     if (name == "steps") return m_steps;
     if (name == "session") return m_overview;
     if (name == "log") return m_log;
+    if (name == "ops") return m_ops;
+    if (name == "findings") return m_findings;
     if (name == "central" || name == "timeline") return m_central;
     if (name == "details") return m_details;
     return nullptr;
@@ -157,6 +175,31 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About Stepscope"), this, [this] {
         QMessageBox::about(this, tr("About Stepscope"),
                            tr("Stepscope %1 — why is training slower than the GPU allows?").arg(STEPSCOPE_VERSION));
+    });
+}
+
+void MainWindow::buildToolBar() {
+    QToolBar *bar = addToolBar(tr("Session"));
+    bar->setObjectName("sessionToolBar");
+    bar->addWidget(new QLabel(tr(" Batch size: "), bar));
+    m_batchSize = new QSpinBox(bar);
+    m_batchSize->setRange(0, 1 << 24);
+    m_batchSize->setSpecialValueText(tr("unknown"));
+    m_batchSize->setToolTip(tr("Samples per step, saved in the session; gives throughput in samples/s"));
+    bar->addWidget(m_batchSize);
+    connect(m_batchSize, &QSpinBox::editingFinished, this, [this] {
+        SessionStore *store = m_session->store();
+        if (!store || store->mode() != SessionStore::Mode::ReadWrite) return;
+        const std::string value = m_batchSize->value() > 0 ? std::to_string(m_batchSize->value()) : std::string();
+        if (store->setting("batch_size") == value) return;
+        store->setSetting("batch_size", value);
+        m_session->notifyChanged();
+    });
+    connect(m_session, &SessionModel::sessionChanged, this, [this] {
+        QSignalBlocker block(m_batchSize);
+        const std::string saved = m_session->store() ? m_session->store()->setting("batch_size") : std::string();
+        m_batchSize->setValue(saved.empty() ? 0 : QString::fromStdString(saved).toInt());
+        m_batchSize->setEnabled(m_session->isOpen());
     });
 }
 

@@ -13,6 +13,7 @@ class QProgressBar;
 class QToolButton;
 class QMenu;
 class QDockWidget;
+class QSpinBox;
 
 namespace stepscope {
 class StepTimeView;
@@ -60,6 +61,7 @@ private:
     void buildMenus();
     void buildDocks();
     void buildStatusBar();
+    void buildToolBar();
     void startImport(const QString &sessionPath, const QStringList &inputs);
     void onImportFinished(const ImportOutcome &outcome);
     void addRecent(const QString &path);
@@ -77,6 +79,9 @@ private:
     ImportLogView *m_log = nullptr;
     TimelinePaneView *m_timeline = nullptr;
     SliceDetailsView *m_details = nullptr;
+    QWidget *m_ops = nullptr;
+    QSpinBox *m_batchSize = nullptr;
+    QWidget *m_findings = nullptr;
     QWidget *m_central = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

@@ -29,7 +29,15 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     m_plot->yAxis->setLabel(tr("step time (ms)"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend gets its own column right of the bars, so it never hides a step.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    auto *legendColumn = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, legendColumn);
+    legendColumn->addElement(0, 0, m_plot->legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot));  // pushes the legend to the top
+    legendColumn->setRowStretchFactor(0, 0.001);
+    legendColumn->setMargins(QMargins(0, 6, 6, 0));
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
     QCPBars *below = nullptr;
     for (int c = 0; c < kCategoryCount; ++c) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);

@@ -1,0 +1,332 @@
+#include "app/synth/xplane_trace_converter.h"
+
+#include "app/synth/step_simulator.h"
+#include "app/synth/xplane_wire_encoder.h"
+
+#include <charconv>
+#include <cstdio>
+#include <stdexcept>
+
+#include <zlib.h>
+
+namespace stepscope::synth {
+
+namespace {
+
+// XSpace / XPlane / XLine / XEvent / XStat field numbers (importers/xplane/xplane.proto).
+enum : uint32_t { kSpacePlanes = 1, kSpaceHostnames = 4 };
+enum : uint32_t { kPlaneId = 1, kPlaneName = 2, kPlaneLines = 3, kPlaneEventMeta = 4, kPlaneStatMeta = 5, kPlaneStats = 6 };
+enum : uint32_t { kLineId = 1, kLineName = 2, kLineTimestamp = 3, kLineEvents = 4, kLineDisplayName = 11 };
+enum : uint32_t { kEventMetadataId = 1, kEventOffsetPs = 2, kEventDurationPs = 3, kEventStats = 4 };
+enum : uint32_t { kStatMetadataId = 1, kStatDouble = 2, kStatInt64 = 4, kStatStr = 5 };
+
+struct JsonValue {
+    std::string_view text;  // string contents (no quotes) or raw number / array text
+    bool isString = false;
+};
+
+// One field of the generator's flat JSON: "key":value, where value is a string, number, array or
+// (for args) an object whose members are returned through `members`.
+class FlatJson {
+public:
+    explicit FlatJson(std::string_view s) : s_(s) {}
+    bool next(std::string_view &key, JsonValue &value) {
+        while (p_ < s_.size() && s_[p_] != '"')
+            ++p_;
+        if (p_ >= s_.size())
+            return false;
+        const size_t k = ++p_;
+        p_ = s_.find('"', k);
+        if (p_ == std::string_view::npos)
+            return false;
+        key = s_.substr(k, p_ - k);
+        p_ += 2;  // closing quote and colon
+        if (p_ >= s_.size())
+            return false;
+        if (s_[p_] == '"') {
+            const size_t v = ++p_;
+            p_ = s_.find('"', v);
+            value = {s_.substr(v, p_ - v), true};
+            ++p_;
+        } else if (s_[p_] == '{') {
+            size_t close = s_.find('}', p_);  // args hold no nested objects
+            if (close == std::string_view::npos)
+                close = s_.size();
+            value = {s_.substr(p_ + 1, close - p_ - 1), false};
+            p_ = close + 1;
+            isObject_ = true;
+        } else {
+            const size_t v = p_;
+            if (s_[p_] == '[')
+                p_ = s_.find(']', p_) + 1;
+            else
+                while (p_ < s_.size() && s_[p_] != ',' && s_[p_] != '}')
+                    ++p_;
+            value = {s_.substr(v, p_ - v), false};
+        }
+        return true;
+    }
+    bool lastWasObject() {
+        const bool o = isObject_;
+        isObject_ = false;
+        return o;
+    }
+
+private:
+    std::string_view s_;
+    size_t p_ = 0;
+    bool isObject_ = false;
+};
+
+int64_t parseInt(std::string_view t) {
+    int64_t v = 0;
+    std::from_chars(t.data(), t.data() + t.size(), v);
+    return v;
+}
+
+// "1234.567" µs → 1234567 ns, exactly (the generator always writes three decimals).
+int64_t parseMicros(std::string_view t) {
+    const size_t dot = t.find('.');
+    int64_t ns = parseInt(t.substr(0, dot)) * 1000;
+    if (dot != std::string_view::npos) {
+        int64_t frac = 0, scale = 100;
+        for (size_t i = dot + 1; i < t.size() && scale > 0; ++i, scale /= 10)
+            frac += (t[i] - '0') * scale;
+        ns += frac;
+    }
+    return ns;
+}
+
+void gzipReadLines(const std::filesystem::path &path, const auto &onLine) {
+    gzFile f = gzopen(path.string().c_str(), "rb");
+    if (!f)
+        throw std::runtime_error("cannot read " + path.string());
+    std::string buf, line;
+    buf.resize(1 << 20);
+    int n = 0;
+    while ((n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) {
+        size_t start = 0;
+        for (size_t i = 0; i < size_t(n); ++i) {
+            if (buf[i] != '\n')
+                continue;
+            line.append(buf, start, i - start);
+            onLine(std::string_view(line));
+            line.clear();
+            start = i + 1;
+        }
+        line.append(buf, start, size_t(n) - start);
+    }
+    const bool failed = n < 0;
+    gzclose(f);
+    if (failed)
+        throw std::runtime_error("cannot decompress " + path.string());
+    if (!line.empty())
+        onLine(std::string_view(line));
+}
+
+} // namespace
+
+int64_t XPlaneTraceConverter::Plane::statId(std::string_view text) {
+    if (auto it = statIds.find(text); it != statIds.end())
+        return it->second;
+    const int64_t id = static_cast<int64_t>(statIds.size()) + 1;
+    statIds.emplace(std::string(text), id);
+    return id;
+}
+
+int64_t XPlaneTraceConverter::Plane::eventId(std::string_view text) {
+    if (auto it = eventIds.find(text); it != eventIds.end())
+        return it->second;
+    const int64_t id = static_cast<int64_t>(eventIds.size()) + 1;
+    eventIds.emplace(std::string(text), id);
+    return id;
+}
+
+XPlaneTraceConverter::XPlaneTraceConverter(int64_t profileStartNs, int gpus, std::string host)
+    : profileStartNs_(profileStartNs), host_(std::move(host)) {
+    hostPlane_.name = "/host:CPU";
+    devices_.resize(static_cast<size_t>(gpus));
+    for (int g = 0; g < gpus; ++g)
+        devices_[static_cast<size_t>(g)].name = "/device:GPU:" + std::to_string(g);
+}
+
+void XPlaneTraceConverter::addEvent(std::string_view text) {
+    if (!text.starts_with("{\"ph\":\""))
+        return;  // document head and tail
+    const char ph = text[7];
+    FlatJson json(text);
+    std::string_view key, name, args;
+    JsonValue v;
+    int64_t pid = -1, tid = 0, ts = 0, dur = 0;
+    bool numericPid = true;
+    std::string_view argName;
+    while (json.next(key, v)) {
+        if (json.lastWasObject()) {
+            args = v.text;
+            continue;
+        }
+        if (key == "name") name = v.text;
+        else if (key == "pid") { numericPid = !v.isString; pid = numericPid ? parseInt(v.text) : -1; }
+        else if (key == "tid") tid = v.isString ? 0 : parseInt(v.text);
+        else if (key == "ts") ts = parseMicros(v.text);
+        else if (key == "dur") dur = parseMicros(v.text);
+    }
+    if (ph == 'M' && name == "thread_name" && pid == StepSimulator::kPid) {
+        FlatJson a(args);
+        while (a.next(key, v))
+            if (key == "name") threadNames_[tid] = std::string(v.text);
+        return;
+    }
+    if (ph != 'X' || !numericPid)
+        return;  // instants, flows (implied by correlation ids) and the capture span stay out
+    const bool hostEvent = pid == StepSimulator::kPid;
+    if (!hostEvent && (pid < 0 || pid >= static_cast<int64_t>(devices_.size())))
+        return;
+    Plane &plane = hostEvent ? hostPlane_ : devices_[static_cast<size_t>(pid)];
+    Line &line = plane.lines[tid];
+    if (line.name.empty())
+        line.name = hostEvent ? (threadNames_.count(tid) ? threadNames_[tid] : "thread " + std::to_string(tid))
+                              : "Stream #" + std::to_string(tid);
+    Event e{ts, dur, plane.eventId(name), static_cast<uint32_t>(line.stats.size()), 0};
+    XPlaneWireEncoder out(line.stats);
+    std::string stat;
+    auto addStat = [&](std::string_view statName, auto writeValue) {
+        stat.clear();
+        XPlaneWireEncoder s(stat);
+        s.int64Field(kStatMetadataId, plane.statId(statName));
+        writeValue(s);
+        out.bytesField(kEventStats, stat);
+    };
+    FlatJson a(args);
+    while (a.next(key, v)) {
+        const std::string_view statName = key == "correlation" ? std::string_view("correlation_id") : key;
+        if (v.isString || v.text.starts_with("["))
+            addStat(statName, [&](XPlaneWireEncoder &s) { s.bytesField(kStatStr, v.text); });
+        else if (v.text.find('.') != std::string_view::npos)
+            addStat(statName, [&](XPlaneWireEncoder &s) { s.doubleField(kStatDouble, static_cast<double>(parseMicros(v.text)) / 1000.0); });
+        else
+            addStat(statName, [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, parseInt(v.text)); });
+    }
+    if (hostEvent && name.starts_with("ProfilerStep#")) {  // TF-style step root as well as the name
+        addStat("step_num", [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, parseInt(name.substr(13))); });
+        addStat("_r", [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, 1); });
+    }
+    e.statsLength = static_cast<uint32_t>(line.stats.size() - e.statsOffset);
+    line.events.push_back(e);
+    endNs_ = std::max(endNs_, ts + dur);
+}
+
+std::string XPlaneTraceConverter::encodePlane(const Plane &plane, int64_t id, const std::string &planeStats) const {
+    std::string out, msg, entry;
+    XPlaneWireEncoder p(out);
+    p.int64Field(kPlaneId, id);
+    p.bytesField(kPlaneName, plane.name);
+    for (const auto &[lineId, line] : plane.lines) {
+        if (line.events.empty())
+            continue;
+        int64_t base = line.events.front().start;
+        for (const Event &e : line.events)
+            base = std::min(base, e.start);
+        msg.clear();
+        XPlaneWireEncoder l(msg);
+        l.int64Field(kLineId, lineId);
+        l.bytesField(kLineName, line.name);
+        l.bytesField(kLineDisplayName, line.name);
+        l.int64Field(kLineTimestamp, base);
+        for (const Event &e : line.events) {
+            entry.clear();
+            XPlaneWireEncoder ev(entry);
+            ev.int64Field(kEventMetadataId, e.metadataId);
+            ev.int64Field(kEventOffsetPs, (e.start - base) * 1000);
+            ev.int64Field(kEventDurationPs, e.dur * 1000);
+            entry.append(line.stats, e.statsOffset, e.statsLength);
+            l.bytesField(kLineEvents, entry);
+        }
+        p.bytesField(kPlaneLines, msg);
+    }
+    // map<int64, XEventMetadata> / map<int64, XStatMetadata>: entries {1: key, 2: value}.
+    auto mapEntry = [&](uint32_t field, int64_t key, std::string_view name) {
+        msg.clear();
+        XPlaneWireEncoder v(msg);
+        v.int64Field(1, key);
+        v.bytesField(2, name);
+        entry.clear();
+        XPlaneWireEncoder en(entry);
+        en.int64Field(1, key);
+        en.bytesField(2, msg);
+        p.bytesField(field, entry);
+    };
+    std::map<int64_t, std::string_view> byId;
+    for (const auto &[name, eid] : plane.eventIds)
+        byId[eid] = name;
+    for (const auto &[eid, name] : byId)
+        mapEntry(kPlaneEventMeta, eid, name);
+    byId.clear();
+    for (const auto &[name, sid] : plane.statIds)
+        byId[sid] = name;
+    for (const auto &[sid, name] : byId)
+        mapEntry(kPlaneStatMeta, sid, name);
+    out += planeStats;
+    return out;
+}
+
+XPlaneConversionStats XPlaneTraceConverter::convert(const std::filesystem::path &traceGz,
+                                                    const std::filesystem::path &xplanePb) {
+    gzipReadLines(traceGz, [&](std::string_view line) { addEvent(line); });
+    std::filesystem::create_directories(xplanePb.parent_path());
+    std::FILE *f = std::fopen(xplanePb.string().c_str(), "wb");
+    if (!f)
+        throw std::runtime_error("cannot write " + xplanePb.string());
+    std::string space;
+    XPlaneWireEncoder s(space);
+    auto writePlane = [&](Plane &plane, int64_t id, const std::string &stats) {
+        for (const auto &[lid, line] : plane.lines) {
+            stats_.events += static_cast<int64_t>(line.events.size());
+            stats_.lines += !line.events.empty();
+        }
+        s.bytesField(kSpacePlanes, encodePlane(plane, id, stats));
+        plane.lines.clear();  // free each plane's events once encoded
+    };
+    // Plane-level stats: device properties (as the GPU planes of real captures carry them).
+    auto planeStats = [](Plane &plane, const std::vector<std::pair<std::string, std::string>> &strs,
+                         const std::vector<std::pair<std::string, int64_t>> &ints) {
+        std::string out, stat;
+        XPlaneWireEncoder o(out);
+        for (const auto &[k, v] : strs) {
+            stat.clear();
+            XPlaneWireEncoder st(stat);
+            st.int64Field(kStatMetadataId, plane.statId(k));
+            st.bytesField(kStatStr, v);
+            o.bytesField(kPlaneStats, stat);
+        }
+        for (const auto &[k, v] : ints) {
+            stat.clear();
+            XPlaneWireEncoder st(stat);
+            st.int64Field(kStatMetadataId, plane.statId(k));
+            st.int64Field(kStatInt64, v);
+            o.bytesField(kPlaneStats, stat);
+        }
+        return out;
+    };
+    writePlane(hostPlane_, 1, {});
+    for (size_t g = 0; g < devices_.size(); ++g) {
+        const std::string stats = planeStats(devices_[g], {{"device_vendor", "Nvidia"}},
+                                             {{"clock_rate", 1980000}, {"core_count", 132},
+                                              {"memory_size", 85520809984}, {"compute_cap_major", 9},
+                                              {"compute_cap_minor", 0}});
+        writePlane(devices_[g], 2 + static_cast<int64_t>(g), stats);
+    }
+    Plane env;
+    env.name = "Task Environment";
+    const std::string envStats = planeStats(env, {}, {{"profile_start_time", profileStartNs_},
+                                                      {"profile_stop_time", profileStartNs_ + endNs_ + 50'000}});
+    writePlane(env, 100, envStats);
+    s.bytesField(kSpaceHostnames, host_);
+    const bool ok = std::fwrite(space.data(), 1, space.size(), f) == space.size();
+    if (std::fclose(f) != 0 || !ok)
+        throw std::runtime_error("cannot write " + xplanePb.string());
+    stats_.bytes = static_cast<int64_t>(space.size());
+    return stats_;
+}
+
+} // namespace stepscope::synth
