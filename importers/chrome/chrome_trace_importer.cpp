@@ -1,0 +1,133 @@
+#include "importers/chrome/chrome_trace_importer.h"
+
+#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_tokenizer.h"
+#include "importers/chrome/chrome_trace_writer.h"
+#include "importers/chrome/json_scan.h"
+#include "importers/common/byte_prefetcher.h"
+#include "importers/common/byte_source.h"
+#include "importers/common/string_interner.h"
+
+namespace stepscope {
+namespace {
+
+std::string runNameFor(const std::filesystem::path &file) {
+    std::string name = file.filename().string();
+    for (const char *suffix : {".gz", ".json", ".trace", ".pt"})
+        if (name.size() > std::string_view(suffix).size() && name.ends_with(suffix))
+            name.resize(name.size() - std::string_view(suffix).size());
+    return name;
+}
+
+bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
+
+} // namespace
+
+bool ChromeTraceImporter::sniff(const std::filesystem::path &, std::string_view head) const {
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.remove_prefix(3);
+    const char *p = json::skipSpace(head.data(), head.data() + head.size());
+    const char *end = head.data() + head.size();
+    if (p == end)
+        return false;
+    if (*p == '{') {
+        if (contains(head, "\"rocprofiler-sdk-tool\"") || (contains(head, "\"schema\"") && contains(head, "\"nodes\"")))
+            return false;  // rocprofv3 JSON, PyTorch execution trace: not timelines
+        // Kineto may write kilobytes of deviceProperties and site keys before "traceEvents".
+        return contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") ||
+               contains(head, "\"distributedInfo\"");
+    }
+    if (*p == '[') {
+        p = json::skipSpace(p + 1, end);
+        return p < end && *p == '{' && contains(head, "\"ph\"");
+    }
+    return false;
+}
+
+ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
+    ImportResult result;
+    ByteSource source(file);
+    if (!source.ok()) {
+        result.status = SourceStatus::Failed;
+        result.message = source.error();
+        ctx.error("", result.message);
+        return result;
+    }
+    StringInterner strings(ctx.writer());
+    ChromeTraceBuffer buffer(strings);
+    ChromeTraceTokenizer tokenizer;
+    ChromeEvent event;
+    std::vector<char> chunk;
+    int64_t events = 0;
+    bool cancelled = false;
+    {
+        BytePrefetcher prefetcher(source);
+        while (true) {
+            const auto status = tokenizer.next(event);
+            if (status == ChromeTraceTokenizer::Status::Event) {
+                buffer.add(event);
+                ++events;
+                continue;
+            }
+            if (status != ChromeTraceTokenizer::Status::NeedData)
+                break;
+            if (ctx.cancelled()) {
+                cancelled = true;
+                break;
+            }
+            if (prefetcher.next(chunk)) {
+                tokenizer.feed(chunk.data(), chunk.size());
+                ctx.progress(prefetcher.compressedOffset(), source.fileSize());
+            } else {
+                tokenizer.finish();
+            }
+        }
+    }  // joins the reader thread: source's error and offsets are settled from here on
+    if (cancelled) {
+        result.status = SourceStatus::Failed;
+        result.message = file.string() + ": import cancelled";
+        return result;
+    }
+
+    std::string readError;
+    if (!source.ok())
+        readError = source.error();
+    if (!tokenizer.error().empty()) {
+        std::string json = file.string() + ": malformed JSON at byte " + std::to_string(tokenizer.errorOffset()) +
+                           (source.isGzip() ? " of the decompressed data" : "") + ": " + tokenizer.error();
+        // A cut-short gzip makes the JSON end early too; the gzip message is the cause.
+        readError = readError.empty() ? json : readError + "; " + json;
+        ctx.error("byte " + std::to_string(tokenizer.errorOffset()) +
+                      (source.isGzip() ? " (compressed byte " + std::to_string(source.compressedOffset()) + ")" : ""),
+                  readError);
+    } else if (!readError.empty()) {
+        ctx.error("compressed byte " + std::to_string(source.compressedOffset()), readError);
+    }
+    if (tokenizer.missingClosingBracket())
+        ctx.info("byte " + std::to_string(tokenizer.bytesConsumed()),
+                 "trace array has no closing ']' (allowed by the trace-event format)");
+    const ChromeTraceHeader &header = tokenizer.header();
+    if (header.objectForm && !header.sawTraceEvents && events == 0 && readError.empty()) {
+        result.status = SourceStatus::Failed;
+        result.message = file.string() + ": a JSON object without \"traceEvents\": not a Chrome trace";
+        ctx.error("", result.message);
+        return result;
+    }
+
+    buffer.finish();
+    ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
+    if (!writer.write()) {
+        result.status = SourceStatus::Failed;
+        result.message = file.string() + ": import cancelled";
+        return result;
+    }
+    ctx.progress(source.fileSize(), source.fileSize());
+    result.events = writer.slicesWritten() + writer.countersWritten();
+    if (!readError.empty()) {
+        result.status = events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
+        result.message = readError;
+    }
+    return result;
+}
+
+} // namespace stepscope

@@ -1,0 +1,301 @@
+// Run, tracks, nesting, slices, counters, steps and the problem summary of ChromeTraceWriter.
+// Flow binding and flow rows are in chrome_trace_writer_flows.cpp.
+#include "importers/chrome/chrome_trace_writer.h"
+
+#include "importers/chrome/json_scan.h"
+#include "importers/common/slice_nester.h"
+
+#include <algorithm>
+#include <map>
+
+namespace stepscope {
+namespace {
+
+constexpr int64_t kEpochThresholdNs = int64_t(1'000'000'000'000'000'000);  // 1e15 µs ≈ year 2001
+
+// "GPU 2", "/device:GPU:0", "GPU:1 stream 7" → the number after "GPU".
+std::optional<int64_t> gpuIndexIn(std::string_view text) {
+    const size_t at = text.find("GPU");
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    size_t p = at + 3;
+    while (p < text.size() && (text[p] == ' ' || text[p] == ':' || text[p] == '#'))
+        ++p;
+    size_t q = p;
+    while (q < text.size() && text[q] >= '0' && text[q] <= '9')
+        ++q;
+    if (q == p)
+        return std::nullopt;
+    return json::parseInteger(text.substr(p, q - p));
+}
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && json::isSpace(s.back()))
+        s.pop_back();
+    return s;
+}
+
+std::string position(int64_t offset) {
+    return offset >= 0 ? "byte " + std::to_string(offset) : std::string();
+}
+
+} // namespace
+
+ChromeTraceWriter::ChromeTraceWriter(ImportContext &ctx, ChromeTraceBuffer &buffer, const ChromeTraceHeader &header,
+                                     std::string runName)
+    : m_ctx(ctx), m_w(ctx.writer()), m_buf(buffer), m_header(header), m_runName(std::move(runName)) {}
+
+bool ChromeTraceWriter::write() {
+    decideTimeBase();
+    classifyTracks();
+    addRun();
+    for (size_t i = 0; i < m_tracks.size(); ++i)
+        if (!m_buf.tracks()[i].slices.empty())
+            m_tracks[i].id = m_w.addTrack(m_runId, m_trackInfos[i]);
+    m_trackInfos.clear();
+    if (!nestTracks() || !writeSlices())
+        return false;
+    writeFlows();
+    writeCounters();
+    writeSteps();
+    logProblems();
+    return !m_ctx.cancelled();
+}
+
+void ChromeTraceWriter::decideTimeBase() {
+    if (m_header.baseTimeNs) {  // Kineto ≥ 2024: ts is relative to it
+        m_run.timeBaseNs = *m_header.baseTimeNs;
+        m_run.hasEpoch = true;
+    } else if (m_buf.epochStartUs()) {  // SageMaker framework timelines
+        m_run.timeBaseNs = *m_buf.epochStartUs() * 1000;
+        m_run.hasEpoch = true;
+    } else if (m_buf.hasTimes() && m_buf.minTs() > kEpochThresholdNs) {  // absolute epoch µs
+        m_shift = m_buf.minTs();
+        m_run.timeBaseNs = m_shift;
+        m_run.hasEpoch = true;
+    }
+}
+
+void ChromeTraceWriter::addRun() {
+    m_run.name = m_header.rank ? "rank " + std::to_string(*m_header.rank) : m_runName;
+    m_run.rank = m_header.rank;
+    m_run.host = m_header.hostName;
+    bool tensorflow = false;
+    for (const auto &[pid, meta] : m_buf.processes())
+        tensorflow |= meta.name.rfind("/device:", 0) == 0 || meta.name.rfind("/host:", 0) == 0;
+    if (m_header.schemaVersion || !m_header.devices.empty() || m_header.baseTimeNs || m_header.rank)
+        m_run.framework = "pytorch";
+    else if (tensorflow)
+        m_run.framework = "tensorflow";
+    m_runId = m_w.addRun(m_ctx.sourceId(), m_run);
+}
+
+void ChromeTraceWriter::classifyTracks() {
+    auto &tracks = m_buf.tracks();
+    m_tracks.resize(tracks.size());
+    m_trackInfos.resize(tracks.size());
+    std::optional<int64_t> firstDevice;
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        const BufferedTrack &t = tracks[i];
+        TrackOut &out = m_tracks[i];
+        if (t.slices.empty())
+            continue;  // only flow endpoints or metadata: no row
+        TrackInfo &info = m_trackInfos[i];
+        info.pid = t.pid;
+        info.tid = t.tid;
+        const auto pit = m_buf.processes().find(t.pid);
+        const ProcessMeta *proc = pit != m_buf.processes().end() ? &pit->second : nullptr;
+        const auto tit = m_buf.threads().find(ChromeTraceBuffer::threadKey(t.pid, t.tid));
+        const ThreadMeta *thread = tit != m_buf.threads().end() ? &tit->second : nullptr;
+        const std::string processName = proc && !proc->name.empty() ? proc->name : "process " + t.pid;
+        int64_t processSort = proc && proc->sortIndex ? *proc->sortIndex : json::parseInteger(t.pid).value_or(0);
+        int64_t threadSort = thread && thread->sortIndex ? *thread->sortIndex : json::parseInteger(t.tid).value_or(0);
+        if (t.origin == TrackOrigin::Thread) {
+            std::optional<int64_t> device;
+            if (proc)
+                device = proc->labels.empty() ? gpuIndexIn(proc->name) : gpuIndexIn(proc->labels);
+            const bool gpu = device || t.gpuCategory || t.tid.rfind("stream", 0) == 0;
+            if (gpu) {
+                info.kind = TrackKind::GpuStream;
+                if (!device)
+                    device = t.deviceArg ? t.deviceArg : json::parseInteger(t.pid);
+                info.device = device;
+                if (!firstDevice)
+                    firstDevice = device;
+                info.name = thread && !thread->name.empty() ? trimmed(thread->name)
+                            : t.tid.rfind("stream", 0) == 0        ? t.tid
+                                                                    : "stream " + t.tid;
+            } else {
+                info.kind = json::parseInteger(t.pid) ? TrackKind::HostThread : TrackKind::Other;
+                info.name = thread && !thread->name.empty() ? trimmed(thread->name)
+                            : t.tid.empty()                 ? processName
+                            : json::parseInteger(t.tid)     ? "thread " + t.tid
+                                                            : t.tid;
+            }
+        } else if (t.origin == TrackOrigin::Async) {
+            info.kind = TrackKind::Other;
+            info.name = t.label.empty() ? "async" : t.label;
+        } else if (t.origin == TrackOrigin::Process) {
+            info.kind = TrackKind::Other;
+            info.name = processName + " instants";
+            threadSort = -1;
+        } else {
+            info.kind = TrackKind::Other;
+            info.name = "global instants";
+            processSort = -1;
+        }
+        info.sortIndex = int64_t(uint64_t(processSort) << 32) + int64_t(uint32_t(threadSort));
+        out.kind = info.kind;
+        out.name = info.name;
+    }
+    if (!m_header.devices.empty()) {
+        auto dev = std::find_if(m_header.devices.begin(), m_header.devices.end(),
+                                [&](const ChromeDeviceProperty &d) { return firstDevice && d.id == *firstDevice; });
+        // ROCm traces list device 0 while kernels say 2: fall back to the first listed device.
+        m_run.device = dev != m_header.devices.end() ? dev->name : m_header.devices.front().name;
+    }
+}
+
+bool ChromeTraceWriter::nestTracks() {
+    auto &tracks = m_buf.tracks();
+    auto &slices = m_buf.slices();
+    // Flow endpoints of v1 flows, grouped by track so each track is bound right after nesting.
+    auto &flows = m_buf.flows();
+    std::stable_sort(flows.begin(), flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
+        const bool av1 = a.phase != 'i' && a.phase != 'o';
+        const bool bv1 = b.phase != 'i' && b.phase != 'o';
+        if (av1 != bv1)
+            return av1;  // v1 first; v2 endpoints are already bound to their slice
+        return av1 && a.ref < b.ref;
+    });
+    size_t cursor = 0;
+    SliceNester nester;
+    std::vector<SliceNester::Span> spans;
+    for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        if (m_ctx.cancelled())
+            return false;
+        BufferedTrack &t = tracks[ti];
+        spans.resize(t.slices.size());
+        for (size_t k = 0; k < t.slices.size(); ++k)
+            spans[k] = {slices[t.slices[k]].start, slices[t.slices[k]].dur};
+        nester.nest(spans);
+        int64_t deepClamped = 0;
+        for (size_t k = 0; k < t.slices.size(); ++k) {
+            BufferedSlice &s = slices[t.slices[k]];
+            const int32_t depth = nester.depth(k);
+            s.depth = uint16_t(std::min<int32_t>(depth, UINT16_MAX));
+            deepClamped += depth > UINT16_MAX;
+            const int32_t parent = nester.parent(k);
+            s.parent = parent == SliceNester::kNone ? 0 : t.slices[size_t(parent)] + 1;
+        }
+        const std::string where = "track \"" + m_tracks[ti].name + "\" (pid " + t.pid + ", tid " + t.tid + ")";
+        if (nester.overflowCount() > 0)
+            m_ctx.warn("", std::to_string(nester.overflowCount()) + " slices on " + where +
+                               " overlap an earlier slice without nesting; kept on overflow rows from depth " +
+                               std::to_string(nester.firstOverflowDepth()));
+        if (deepClamped > 0)
+            m_ctx.warn("", std::to_string(deepClamped) + " slices on " + where + " nested deeper than 65535");
+        if (t.unclosed > 0)
+            m_ctx.warn("", std::to_string(t.unclosed) + " begin events on " + where +
+                               " never ended; kept with their duration running to the end of the trace");
+        if (t.strayEnds > 0)
+            m_ctx.warn(position(t.firstStrayEndOffset),
+                       std::to_string(t.strayEnds) + " end events on " + where + " had no open begin");
+        bindFlows(ti, nester, cursor);
+    }
+    return true;
+}
+
+bool ChromeTraceWriter::writeSlices() {
+    auto &slices = m_buf.slices();
+    ArgsSpill &args = m_buf.args();
+    args.rewind();
+    // Parents may come later in the file than their children, so ids are predicted: SQLite gives a
+    // new row max(rowid)+1, and nothing else inserts slices inside this transaction.
+    {
+        SqliteStatement next(m_w.store().db(), "SELECT COALESCE(MAX(id), 0) + 1 FROM slice");
+        m_firstSliceId = next.step() ? next.columnInt(0) : 1;
+    }
+    int64_t mismatched = 0;
+    for (size_t i = 0; i < slices.size(); ++i) {
+        if ((i & 0xFFFF) == 0 && m_ctx.cancelled())
+            return false;
+        const BufferedSlice &s = slices[i];
+        SliceRow row;
+        row.trackId = m_tracks[s.track].id;
+        row.startNs = s.start - m_shift;
+        row.durNs = s.dur;
+        row.depth = s.depth;
+        if (s.parent)
+            row.parentId = m_firstSliceId + int64_t(s.parent - 1);
+        row.nameId = s.nameId;
+        if (s.catId)
+            row.categoryId = s.catId;
+        if (s.correlation != BufferedSlice::kNoCorrelation)
+            row.correlation = s.correlation;
+        row.argsJson = args.next(s.argsLen);
+        if (m_w.addSlice(row) != m_firstSliceId + int64_t(i))
+            ++mismatched;
+    }
+    m_slicesWritten = int64_t(slices.size());
+    if (mismatched > 0)
+        m_ctx.error("", std::to_string(mismatched) + " slices got unexpected ids; their parent links may be wrong");
+    return true;
+}
+
+void ChromeTraceWriter::writeCounters() {
+    const auto &tracks = m_buf.counterTracks();
+    std::vector<int64_t> ids(tracks.size());
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        TrackInfo info;
+        info.kind = TrackKind::Counter;
+        info.name = tracks[i].name;
+        info.pid = tracks[i].pid;
+        info.sortIndex = json::parseInteger(tracks[i].pid).value_or(0);
+        ids[i] = m_w.addTrack(m_runId, info);
+    }
+    for (const CounterSample &c : m_buf.counterSamples())
+        m_w.addCounterSample(ids[c.track], c.t - m_shift, c.value);
+    m_countersWritten = int64_t(m_buf.counterSamples().size());
+}
+
+void ChromeTraceWriter::writeSteps() {
+    const auto &names = m_buf.stepNames();
+    if (names.empty())
+        return;
+    std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
+    int64_t duplicates = 0;
+    for (const BufferedSlice &s : m_buf.slices()) {
+        const auto it = names.find(s.nameId);
+        if (it == names.end() || m_tracks[s.track].kind == TrackKind::GpuStream)
+            continue;  // the gpu_user_annotation copy of a step is not the step
+        auto [pos, inserted] = steps.emplace(it->second, std::make_pair(s.start - m_shift, s.dur));
+        if (!inserted) {
+            ++duplicates;
+            if (s.start - m_shift < pos->second.first)
+                pos->second = {s.start - m_shift, s.dur};
+        }
+    }
+    for (const auto &[n, span] : steps)
+        m_w.addStep(m_runId, n, span.first, span.second);
+    m_stepsWritten = int64_t(steps.size());
+    if (duplicates > 0)
+        m_ctx.warn("", std::to_string(duplicates) + " ProfilerStep slices repeat a step number; the earliest is kept");
+}
+
+void ChromeTraceWriter::logProblems() {
+    for (const auto &[kind, p] : m_buf.problems()) {
+        std::string message = std::to_string(p.count) + " " + kind;
+        if (!p.firstDetail.empty())
+            message += " (first: \"" + p.firstDetail.substr(0, 120) + "\")";
+        if (p.info)
+            m_ctx.info(position(p.firstOffset), message);
+        else
+            m_ctx.warn(position(p.firstOffset), message);
+    }
+    if (m_unboundEndpoints > 0)
+        m_ctx.info("", std::to_string(m_unboundEndpoints) +
+                           " flow events had no partner or no slice to bind to; no flow row for them");
+}
+
+} // namespace stepscope

@@ -1,0 +1,128 @@
+// Flow binding and flow rows of ChromeTraceWriter. v1 flows (s/t/f) bind to the slice enclosing
+// their timestamp on their thread (f without bp "e": the next slice to start); ac2g flows prefer,
+// on that chain, the slice whose correlation equals the flow id, which pins the runtime launch and
+// the kernel exactly. v2 flows (bind_id + flow_out/flow_in) are bound to their own slice already.
+#include "importers/chrome/chrome_trace_writer.h"
+
+#include "importers/common/slice_nester.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace stepscope {
+namespace {
+
+bool isV1(const FlowEndpoint &f) { return f.phase != 'i' && f.phase != 'o'; }
+
+int phaseRank(char phase) {
+    switch (phase) {
+    case 's': return 0;
+    case 't': return 1;
+    case 'f': return 2;
+    case 'i': return 0;  // v2: at one instant a slice receives before it sends on
+    default: return 1;
+    }
+}
+
+} // namespace
+
+void ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t &cursor) {
+    auto &flows = m_buf.flows();
+    const BufferedTrack &t = m_buf.tracks()[ti];
+    const auto &slices = m_buf.slices();
+    std::unordered_map<int64_t, int32_t> byCorrelation;  // built only if a lookup needs it
+    bool built = false;
+    for (; cursor < flows.size() && isV1(flows[cursor]) && flows[cursor].ref == ti; ++cursor) {
+        FlowEndpoint &f = flows[cursor];
+        if (t.slices.empty())
+            continue;
+        int32_t local = (f.phase == 'f' && f.bp != 'e') ? nester.nextStarting(f.ts) : nester.enclosing(f.ts);
+        if (f.byCorrelation && f.id != BufferedSlice::kNoCorrelation) {
+            int32_t c = local;
+            while (c != SliceNester::kNone && slices[t.slices[size_t(c)]].correlation != f.id)
+                c = nester.parent(size_t(c));
+            if (c != SliceNester::kNone) {
+                local = c;
+            } else if (local == SliceNester::kNone) {
+                if (!built) {
+                    for (size_t k = 0; k < t.slices.size(); ++k)
+                        if (slices[t.slices[k]].correlation != BufferedSlice::kNoCorrelation)
+                            byCorrelation.emplace(slices[t.slices[k]].correlation, int32_t(k));
+                    built = true;
+                }
+                if (auto it = byCorrelation.find(f.id); it != byCorrelation.end())
+                    local = it->second;
+            }
+        }
+        if (local != SliceNester::kNone)
+            f.slice = t.slices[size_t(local)];
+    }
+}
+
+void ChromeTraceWriter::writeFlows() {
+    auto &flows = m_buf.flows();
+    std::sort(flows.begin(), flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
+        if (isV1(a) != isV1(b))
+            return isV1(a);
+        if (a.key != b.key)
+            return a.key < b.key;
+        if (isV1(a) && phaseRank(a.phase) != phaseRank(b.phase))
+            return phaseRank(a.phase) < phaseRank(b.phase);
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        if (phaseRank(a.phase) != phaseRank(b.phase))
+            return phaseRank(a.phase) < phaseRank(b.phase);
+        return a.seq < b.seq;
+    });
+    auto link = [&](int64_t from, int64_t to, uint32_t catId) {
+        if (from == to) {
+            ++m_unboundEndpoints;
+            return;
+        }
+        m_w.addFlow(m_runId, m_firstSliceId + from, m_firstSliceId + to,
+                    catId ? std::optional<int64_t>(catId) : std::nullopt);
+        ++m_flowsWritten;
+    };
+    size_t i = 0;
+    while (i < flows.size()) {
+        size_t j = i;
+        while (j < flows.size() && flows[j].key == flows[i].key && isV1(flows[j]) == isV1(flows[i]))
+            ++j;
+        int64_t prev = -1;
+        bool linked = false;
+        for (size_t k = i; k < j; ++k) {
+            const FlowEndpoint &f = flows[k];
+            const bool starts = f.phase == 's' || f.phase == 'o';
+            if (f.slice < 0) {
+                ++m_unboundEndpoints;
+                if (starts)
+                    prev = -1;
+                continue;
+            }
+            if (starts) {
+                if (prev >= 0 && !linked && f.phase == 's')
+                    ++m_unboundEndpoints;
+                prev = f.slice;
+                linked = false;
+                continue;
+            }
+            if (prev < 0) {
+                ++m_unboundEndpoints;
+                continue;
+            }
+            link(prev, f.slice, f.catId);
+            linked = true;
+            if (f.phase == 'f')
+                prev = -1;
+            else if (f.phase == 't')
+                prev = f.slice;
+        }
+        if (prev >= 0 && !linked && isV1(flows[i]))
+            ++m_unboundEndpoints;
+        i = j;
+    }
+    flows.clear();
+    flows.shrink_to_fit();
+}
+
+} // namespace stepscope

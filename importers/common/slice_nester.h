@@ -1,0 +1,60 @@
+#pragma once
+// SliceNester computes depth and parent for the slices of one track, whatever order they arrived
+// in: it sorts by (start, longer first, arrival) and nests with a stack. A slice that starts inside
+// another but ends after it (overlap without nesting) is never dropped: it goes to an overflow row
+// band below the regular rows (depth offset past the deepest regular row, nested among the other
+// overflow slices), and is counted. After nest(), enclosing()/nextStarting() answer the flow-binding
+// questions ("which slice is open at t", "which slice starts next").
+// Used by ChromeTraceWriter per track; meant to be reused by the XPlane importer.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace stepscope {
+
+class SliceNester {
+public:
+    struct Span {
+        int64_t start = 0;
+        int64_t dur = 0;  // >= 0
+    };
+    static constexpr int32_t kNone = -1;
+
+    // Nests `spans` (indices below refer to positions in it). Reuses its buffers between calls.
+    void nest(std::span<const Span> spans);
+
+    size_t size() const { return m_depth.size(); }
+    // Input indices sorted by (start asc, dur desc, index asc): parents come before children.
+    const std::vector<uint32_t> &order() const { return m_order; }
+    int32_t depth(size_t i) const { return m_depth[i]; }
+    int32_t parent(size_t i) const { return m_parent[i]; }  // input index or kNone
+    bool overflowed(size_t i) const { return m_overflow[i] != 0; }
+    int64_t overflowCount() const { return m_overflowCount; }
+    int32_t maxDepth() const { return m_maxDepth; }
+    int32_t firstOverflowDepth() const { return m_firstOverflowDepth; }  // kNone when none overflowed
+
+    // Deepest regularly nested span open at t (start <= t < end; a zero-length span at its start
+    // counts), or kNone.
+    int32_t enclosing(int64_t t) const;
+    // First span (in sorted order) starting at or after t, or kNone.
+    int32_t nextStarting(int64_t t) const;
+
+private:
+    bool contains(uint32_t i, int64_t t) const;
+    // Nests `items` (sorted) at depth offset `base`; returns the ones that overlap without nesting.
+    std::vector<uint32_t> nestRound(const std::vector<uint32_t> &items, int32_t base);
+
+    std::span<const Span> m_spans;
+    std::vector<uint32_t> m_order;
+    std::vector<int64_t> m_sortedStart;  // start of m_order[k]
+    std::vector<int32_t> m_depth;
+    std::vector<int32_t> m_parent;
+    std::vector<uint8_t> m_overflow;
+    std::vector<uint32_t> m_stack;
+    int64_t m_overflowCount = 0;
+    int32_t m_maxDepth = -1;
+    int32_t m_firstOverflowDepth = kNone;
+};
+
+} // namespace stepscope
