@@ -3,6 +3,7 @@
 // SyntheticProfileOptions and prints what was written; all logic lives in the stepscope_synth library.
 
 #include "app/synth/synthetic_profile_generator.h"
+#include "app/synth/xplane_logdir_writer.h"
 
 #include <charconv>
 #include <chrono>
@@ -35,6 +36,8 @@ constexpr const char *kUsage =
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
     "  --trace-name REL       trace path under DIR (default <bottleneck>.pt.trace.json.gz)\n"
     "  --metrics-name REL     nvidia-smi CSV path under DIR (default nvidia-smi.csv; empty: none)\n"
+    "  --format F             chrome|xplane|both (default chrome); xplane writes the same loop as\n"
+    "                         DIR/plugins/profile/<run>/synthhost.xplane.pb (run = epoch start time)\n"
     "  --help                 this text\n";
 
 int usageError(const std::string &msg) {
@@ -55,6 +58,7 @@ int main(int argc, char **argv) {
     std::filesystem::path outDir;
     std::string traceName, metricsName = "nvidia-smi.csv";
     bool traceNameGiven = false;
+    std::string format = "chrome";
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
         if (flag == "--help" || flag == "-h") {
@@ -95,6 +99,10 @@ int main(int argc, char **argv) {
             traceNameGiven = true;
         } else if (flag == "--metrics-name")
             metricsName = value;
+        else if (flag == "--format") {
+            format = value;
+            ok = format == "chrome" || format == "xplane" || format == "both";
+        }
         else
             return usageError("unknown flag: " + std::string(flag));
         if (!ok)
@@ -106,10 +114,16 @@ int main(int argc, char **argv) {
         const SyntheticProfileGenerator gen(opt);
         if (!traceNameGiven)
             traceName = SyntheticProfileGenerator::defaultTraceName(opt.bottleneck);
-        const auto tracePath = traceName.empty() ? std::filesystem::path() : outDir / traceName;
+        const auto tracePath =
+            traceName.empty() || format == "xplane" ? std::filesystem::path() : outDir / traceName;
         const auto csvPath = metricsName.empty() ? std::filesystem::path() : outDir / metricsName;
         const auto t0 = std::chrono::steady_clock::now();
         const SyntheticProfileStats st = gen.generate(tracePath, csvPath);
+        if (format != "chrome") {
+            const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, {}, tracePath);
+            std::printf("xplane: %s (%lld events, %lld bytes)\n", x.file.string().c_str(),
+                        static_cast<long long>(x.xplane.events), static_cast<long long>(x.xplane.bytes));
+        }
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!tracePath.empty())
             std::printf("trace: %s\n", tracePath.string().c_str());

@@ -9,6 +9,8 @@
 #include "importers/metrics/nvidia_smi_dmon_importer.h"
 #include "importers/metrics/sadf_importer.h"
 #include "importers/metrics/smdebug_system_importer.h"
+#include "importers/tfevents/tfevents_importer.h"
+#include "importers/xplane/xplane_importer.h"
 
 namespace stepscope {
 
@@ -21,6 +23,8 @@ ImporterRegistry::ImporterRegistry() {
     m_importers.push_back(std::make_unique<DcgmiDmonImporter>());
     m_importers.push_back(std::make_unique<SadfImporter>());
     m_importers.push_back(std::make_unique<CloudWatchCsvImporter>());
+    m_importers.push_back(std::make_unique<XPlaneImporter>());
+    m_importers.push_back(std::make_unique<TfEventsImporter>());
     m_importers.push_back(std::make_unique<GenericCsvImporter>());  // catch-all CSV: keep last
 }
 

@@ -1,0 +1,181 @@
+#include "importers/xplane/xplane_line_writer.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace stepscope {
+namespace {
+
+constexpr int64_t kPsPerNs = 1000;
+
+bool containsAny(std::string_view s, std::string_view a, std::string_view b) {
+    return s.find(a) != std::string_view::npos || s.find(b) != std::string_view::npos;
+}
+
+std::optional<int64_t> integerName(std::string_view name) {
+    int64_t v = 0;
+    const auto res = std::from_chars(name.data(), name.data() + name.size(), v);
+    if (res.ec == std::errc() && res.ptr == name.data() + name.size())
+        return v;
+    return std::nullopt;
+}
+
+} // namespace
+
+XPlaneLineWriter::XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneWireReader &reader,
+                                   XPlaneLinks &links, XPlaneStepFinder &steps)
+    : m_ctx(ctx), m_strings(strings), m_reader(reader), m_links(links), m_steps(steps) {}
+
+bool XPlaneLineWriter::write(const WireSpan &line, const XPlaneIndex &index, XLineKind kind, int64_t trackId,
+                             int64_t baseNs, const std::string &trackName) {
+    m_pending.clear();
+    m_args.clear();
+    bool cancelled = false;
+    const bool ok = m_reader.forEachEvent(line, m_event, [&](const xplane_wire::XEvent &e, int64_t) {
+        if ((m_pending.size() & 0xFFFF) == 0xFFFF && m_ctx.cancelled()) {
+            cancelled = true;
+            return false;
+        }
+        return decode(e, index, kind, baseNs);
+    });
+    flush(kind, trackId, trackName);  // what decoded before a malformed event is kept
+    return ok && !cancelled;
+}
+
+bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &index, XLineKind kind,
+                              int64_t baseNs) {
+    if (e.data_case() == xplane_wire::XEvent::kNumOccurrences) {
+        ++m_counts.aggregated;
+        return true;
+    }
+    // start = base + floor(offset_ps / 1000); end = base + floor((offset_ps + duration_ps) / 1000),
+    // computed from the sub-ns remainder so nothing overflows (FORMATS.md §1.3).
+    const int64_t off = e.offset_ps();
+    int64_t offNs = off / kPsPerNs;
+    int64_t rem = off % kPsPerNs;
+    if (rem < 0) {
+        rem += kPsPerNs;
+        --offNs;
+    }
+    int64_t durPs = e.duration_ps();
+    if (durPs < 0) {
+        ++m_counts.negativeDurations;
+        durPs = 0;
+    }
+    const int64_t durNs = durPs / kPsPerNs + (rem + durPs % kPsPerNs) / kPsPerNs;
+    Pending p;
+    int64_t end = 0;
+    if (__builtin_add_overflow(baseNs, offNs, &p.start) || __builtin_add_overflow(p.start, durNs, &end)) {
+        ++m_counts.outOfRange;
+        return true;
+    }
+    p.dur = durNs;
+    const XPlaneIndex::EventMeta *meta = index.event(e.metadata_id());
+    std::string_view name;
+    EventFacts facts;
+    m_member.clear();
+    if (meta) {
+        name = meta->name;
+        facts = meta->facts;
+        m_member = meta->statsJson;
+    } else {
+        ++m_counts.unknownMetadata;
+    }
+    index.appendStats(e.stats(), m_member, facts);
+    if (facts.correlation)
+        p.correlation = *facts.correlation;
+    if (meta && !meta->nameId)
+        meta->nameId = m_strings.intern(name);
+    p.nameId = meta ? meta->nameId : m_strings.intern("event #" + std::to_string(e.metadata_id()));
+    p.categoryId = categoryFor(kind, facts, name);
+    if (!m_member.empty()) {
+        p.argsOffset = m_args.size();
+        m_args.push_back('{');
+        m_args.append(m_member);
+        m_args.push_back('}');
+        p.argsLength = m_args.size() - p.argsOffset;
+    }
+    noteStep(kind, p, facts, name);
+    m_pending.push_back(p);
+    return true;
+}
+
+int64_t XPlaneLineWriter::categoryFor(XLineKind kind, const EventFacts &facts, std::string_view name) {
+    // XPlane has no categories; these mirror Kineto's so the shared category rules apply.
+    auto cached = [&](int64_t &id, std::string_view text) { return id ? id : (id = m_strings.intern(text)); };
+    if (kind == XLineKind::DeviceStream) {
+        if (facts.memcpy || containsAny(name, "Memcpy", "memcpy"))
+            return cached(m_memcpy, "gpu_memcpy");
+        if (containsAny(name, "Memset", "memset"))
+            return cached(m_memset, "gpu_memset");
+        return cached(m_kernel, "kernel");
+    }
+    if (kind == XLineKind::HostThread && facts.correlation)
+        return cached(m_runtime, "cuda_runtime");
+    return 0;
+}
+
+void XPlaneLineWriter::noteStep(XLineKind kind, const Pending &p, const EventFacts &facts, std::string_view name) {
+    if (kind == XLineKind::HostThread) {
+        if (facts.stepNum) {
+            m_steps.add(XPlaneStepFinder::Source::HostStepMarker, *facts.stepNum, p.start, p.dur);
+        } else if (const int64_t n = XPlaneStepFinder::profilerStepNumber(name); n >= 0) {
+            m_steps.add(XPlaneStepFinder::Source::HostStepMarker, n, p.start, p.dur);
+        } else if (facts.groupId && (facts.stepRoot || XPlaneStepFinder::isGroupRootName(name))) {
+            m_steps.add(XPlaneStepFinder::Source::GroupRoot, *facts.groupId, p.start, p.dur);
+        }
+    } else if (kind == XLineKind::DeviceSteps) {
+        std::optional<int64_t> n = facts.stepNum ? facts.stepNum : facts.groupId;
+        if (!n)
+            n = integerName(name);
+        if (n)
+            m_steps.add(XPlaneStepFinder::Source::DeviceStepsLine, *n, p.start, p.dur);
+    }
+}
+
+void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string &trackName) {
+    if (m_pending.empty())
+        return;
+    m_spans.resize(m_pending.size());
+    for (size_t i = 0; i < m_pending.size(); ++i)
+        m_spans[i] = {m_pending[i].start, m_pending[i].dur};
+    m_nester.nest(m_spans);
+    m_ids.assign(m_pending.size(), 0);
+    for (const uint32_t i : m_nester.order()) {  // parents come before their children
+        const Pending &p = m_pending[i];
+        SliceRow row;
+        row.trackId = trackId;
+        row.startNs = p.start;
+        row.durNs = p.dur;
+        row.depth = m_nester.depth(i);
+        if (const int32_t parent = m_nester.parent(i); parent != SliceNester::kNone)
+            row.parentId = m_ids[size_t(parent)];
+        row.nameId = p.nameId;
+        if (p.categoryId)
+            row.categoryId = p.categoryId;
+        if (p.correlation != kNoCorrelation)
+            row.correlation = p.correlation;
+        if (p.argsLength)
+            row.argsJson = std::string_view(m_args).substr(p.argsOffset, p.argsLength);
+        const int64_t id = m_ctx.writer().addSlice(row);
+        m_ids[i] = id;
+        if (p.correlation != kNoCorrelation) {
+            if (kind == XLineKind::HostThread) {
+                auto [it, inserted] = m_links.hostByCorrelation.emplace(p.correlation, XPlaneLinks::Launch{id, p.dur});
+                if (!inserted && p.dur < it->second.dur)
+                    it->second = {id, p.dur};
+            } else if (kind == XLineKind::DeviceStream) {
+                m_links.device.emplace_back(p.correlation, id);
+            }
+        }
+    }
+    m_counts.slices += int64_t(m_pending.size());
+    if (m_nester.overflowCount() > 0) {
+        m_counts.overflowSlices += m_nester.overflowCount();
+        m_ctx.warn("", std::to_string(m_nester.overflowCount()) + " events on line \"" + trackName +
+                           "\" overlap an earlier event without nesting; kept on overflow rows from depth " +
+                           std::to_string(m_nester.firstOverflowDepth()));
+    }
+}
+
+} // namespace stepscope

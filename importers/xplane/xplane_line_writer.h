@@ -1,0 +1,91 @@
+#pragma once
+// XPlaneLineWriter turns the events of one XLine into slices of one track: it decodes each event
+// (name through the plane's metadata, stats into args JSON, time = line base + offset_ps, duration_ps,
+// both converted to ns with floor rounding and no int64 overflow), nests the line with SliceNester
+// (overflow rows kept and counted), writes the slices parents-first, and hands correlation ids and
+// step markers to the shared XPlaneLinks / XPlaneStepFinder. Aggregated events (num_occurrences) are
+// counted, not written. One writer per import, reused line after line; called by XPlaneImporter.
+
+#include "importers/common/import_context.h"
+#include "importers/common/slice_nester.h"
+#include "importers/common/string_interner.h"
+#include "importers/xplane/xplane_plane_index.h"
+#include "importers/xplane/xplane_step_finder.h"
+#include "importers/xplane/xplane_wire_reader.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace stepscope {
+
+// Host launches and device activities that share a correlation id, gathered over the whole file.
+struct XPlaneLinks {
+    struct Launch {
+        int64_t sliceId = 0;
+        int64_t dur = 0;
+    };
+    std::unordered_map<int64_t, Launch> hostByCorrelation;  // the shortest host slice per id
+    std::vector<std::pair<int64_t, int64_t>> device;        // (correlation, device slice id)
+};
+
+// What a line is, which decides categories, step markers and flow ends.
+enum class XLineKind { HostThread, DeviceStream, DeviceSteps, Derived };
+
+struct XPlaneLineCounts {
+    int64_t slices = 0;
+    int64_t aggregated = 0;
+    int64_t unknownMetadata = 0;
+    int64_t negativeDurations = 0;
+    int64_t outOfRange = 0;  // times beyond int64 ns: dropped
+    int64_t overflowSlices = 0;
+};
+
+class XPlaneLineWriter {
+public:
+    XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneWireReader &reader, XPlaneLinks &links,
+                     XPlaneStepFinder &steps);
+
+    // baseNs: the line's timestamp_ns already moved onto the run's time base. False when the bytes
+    // are malformed (reader.error() says where) or the import was cancelled; slices decoded before
+    // a malformed event are still written.
+    bool write(const WireSpan &line, const XPlaneIndex &index, XLineKind kind, int64_t trackId, int64_t baseNs,
+               const std::string &trackName);
+
+    const XPlaneLineCounts &counts() const { return m_counts; }
+
+private:
+    struct Pending {
+        int64_t start = 0;
+        int64_t dur = 0;
+        int64_t nameId = 0;
+        int64_t categoryId = 0;  // 0 = none
+        size_t argsOffset = 0;
+        size_t argsLength = 0;
+        int64_t correlation = kNoCorrelation;  // only this of EventFacts is needed after decoding
+    };
+    static constexpr int64_t kNoCorrelation = INT64_MIN;
+
+    bool decode(const xplane_wire::XEvent &event, const XPlaneIndex &index, XLineKind kind, int64_t baseNs);
+    int64_t categoryFor(XLineKind kind, const EventFacts &facts, std::string_view name);
+    void flush(XLineKind kind, int64_t trackId, const std::string &trackName);
+    void noteStep(XLineKind kind, const Pending &p, const EventFacts &facts, std::string_view name);
+
+    ImportContext &m_ctx;
+    StringInterner &m_strings;
+    XPlaneWireReader &m_reader;
+    XPlaneLinks &m_links;
+    XPlaneStepFinder &m_steps;
+    XPlaneLineCounts m_counts;
+    xplane_wire::XEvent m_event;
+    std::vector<Pending> m_pending;
+    std::vector<SliceNester::Span> m_spans;
+    std::vector<int64_t> m_ids;
+    std::string m_args;    // args JSON of the line's events, back to back
+    std::string m_member;  // scratch for one event's stats
+    SliceNester m_nester;
+    int64_t m_kernel = 0, m_memcpy = 0, m_memset = 0, m_runtime = 0;
+};
+
+} // namespace stepscope
