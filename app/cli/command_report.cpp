@@ -1,8 +1,11 @@
-// `stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]`
+// `stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
+// [--screenshots DIR]`: with --screenshots, one annotated picture per finding (EvidencePack), linked
+// from the markdown (or text) report.
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "app/gui/evidence_pack.h"
 #include "models/analysis/report_formatter.h"
 
 #include <fstream>
@@ -11,7 +14,7 @@
 namespace stepscope::cli {
 
 int runReport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run"});
     if (!a.ok() || a.positional().empty()) {
         io.err << "stepscope report: " << (a.ok() ? "usage: stepscope report PATH... [--format text|json|markdown]" : a.error())
                << "\n";
@@ -44,7 +47,7 @@ int runReport(const std::vector<std::string> &args, Streams io) {
     }
     if (const auto preset = a.value("--preset")) options.preset = *preset;
     if (const auto rules = a.value("--rules")) options.rulesPath = *rules;
-    InputSession session = InputSession::open(a.positional(), io);
+    InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
     if (!options.batchSize) {
         // A batch size the user saved in the session (GUI field) applies when none is given here.
@@ -65,10 +68,22 @@ int runReport(const std::vector<std::string> &args, Streams io) {
         io.err << "stepscope report: " << e.what() << "\n";
         return Usage;
     }
-    const std::string text = format == "json" ? ReportFormatter::json(report)
-                           : format == "markdown" ? ReportFormatter::markdown(report)
-                                                  : ReportFormatter::text(report);
+    std::string text = format == "json" ? ReportFormatter::json(report)
+                     : format == "markdown" ? ReportFormatter::markdown(report)
+                                            : ReportFormatter::text(report);
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
+    if (const auto dir = a.value("--screenshots")) {
+        std::string error;
+        const auto shots = gui::EvidencePack::write(session.store()->path(), report, *dir, &error);
+        if (!error.empty()) {
+            io.err << "stepscope report: --screenshots: " << error << "\n";
+            return Unreadable;
+        }
+        const auto reportDir = output ? std::filesystem::absolute(*output).parent_path() : std::filesystem::current_path();
+        if (format == "markdown") text += gui::EvidencePack::markdown(shots, reportDir);
+        else if (format == "text") text += gui::EvidencePack::text(shots, reportDir);
+        if (io.progress) io.err << "wrote " << shots.size() << " screenshot(s) to " << *dir << "\n";
+    }
     if (output) {
         std::ofstream f(*output, std::ios::binary);
         f << text;

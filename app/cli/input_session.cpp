@@ -27,7 +27,8 @@ InputSession::~InputSession() {
     }
 }
 
-int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut) {
+int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut,
+               const ImportOptions &options) {
     ImporterRegistry registry;
     SessionImporter importer(store, registry);
     int lastPercent = -1;
@@ -38,7 +39,12 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
         lastPercent = pct;
         io.err << "\rimporting " << pct << "%  " << fs::path(file).filename().string() << "\x1b[K" << std::flush;
     };
-    const ImportSummary summary = importer.run(inputs, nullptr, progress);
+    const ImportSummary summary = importer.run(inputs, nullptr, progress, options);
+    if (!summary.runError.empty()) {
+        io.err << "stepscope: " << summary.runError << "\n";
+        if (summaryOut) *summaryOut = summary;
+        return Usage;
+    }
     // The timeline's level-of-detail cache is built once here, so the GUI opens the session at once.
     if (summary.anyImported()) TimelineLodWriter(store).ensure();
     if (io.progress) io.err << "\r\x1b[K";
@@ -66,7 +72,7 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
     return (summary.anyPartial() || namedSkipped) ? Partial : Ok;
 }
 
-InputSession InputSession::open(const std::vector<std::string> &paths, Streams io) {
+InputSession InputSession::open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options) {
     InputSession s;
     std::vector<fs::path> inputs;
     for (const std::string &p : paths) {
@@ -87,9 +93,9 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
         s.m_tempFile = fs::temp_directory_path() / ("stepscope-" + std::to_string(rng()) + ".stepscope");
         s.m_store = std::make_unique<SessionStore>(s.m_tempFile);
         ImportSummary summary;
-        s.m_exitCode = importInto(*s.m_store, inputs, io, &summary);
+        s.m_exitCode = importInto(*s.m_store, inputs, io, &summary, options);
         s.m_summary = summary;
-        if (s.m_exitCode == Unreadable) s.m_store.reset();
+        if (s.m_exitCode == Unreadable || s.m_exitCode == Usage) s.m_store.reset();
     } catch (const StoreError &e) {
         io.err << "stepscope: " << e.what() << "\n";
         s.m_store.reset();

@@ -19,7 +19,7 @@ class InputSession {
 public:
     ~InputSession();
     // Returns nullptr-store on failure with exitCode set and the message already printed.
-    static InputSession open(const std::vector<std::string> &paths, Streams io);
+    static InputSession open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options = {});
     InputSession(InputSession &&) = default;
 
     SessionStore *store() const { return m_store.get(); }
@@ -36,6 +36,6 @@ private:
 
 // Imports into `store`, printing progress and problems; returns the exit code.
 int importInto(SessionStore &store, const std::vector<std::filesystem::path> &inputs, Streams io,
-               ImportSummary *summaryOut = nullptr);
+               ImportSummary *summaryOut = nullptr, const ImportOptions &options = {});
 
 } // namespace stepscope::cli

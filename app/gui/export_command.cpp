@@ -1,12 +1,13 @@
-// `stepscope export PATH... --view NAME [--steps A-B | --range T0:T1] [--size WxH] -o FILE`:
-// builds the same MainWindow the GUI shows, offscreen, and renders one view of it through
-// ViewExporter — the same code path as the GUI's export.
+// `stepscope export PATH... --view NAME [--steps A-B | --range T0:T1] [--annotate TEXT] [--size WxH]
+// [--scale 2] [--no-caption] -o FILE`: builds the same MainWindow the GUI shows, offscreen, and renders
+// one view of it through FigureRenderer — the same code path as the GUI's export. --annotate draws a
+// transient note over the exported range; the session itself is never written.
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "app/gui/figure_renderer.h"
 #include "app/gui/main_window.h"
-#include "views/export/view_exporter.h"
 
 #include <QApplication>
 
@@ -30,8 +31,8 @@ bool parseSize(const std::string &text, int &w, int &h) {
 } // namespace
 
 int runExport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--view", "--steps", "--range", "--annotate", "--size", "-o", "--output", "--scale"},
-                   {"--list-views"});
+    ArgumentList a(args, {"--view", "--steps", "--range", "--annotate", "--size", "-o", "--output", "--scale", "--run"},
+                   {"--list-views", "--no-caption"});
     if (a.ok() && a.flag("--list-views")) {
         for (const QString &name : gui::MainWindow::viewNames()) io.out << name.toStdString() << "\n";
         return Ok;
@@ -62,7 +63,7 @@ int runExport(const std::vector<std::string> &args, Streams io) {
     double scale = 1.0;
     if (const auto s = a.value("--scale")) scale = (*s == "2" || *s == "2x") ? 2.0 : 1.0;
 
-    InputSession session = InputSession::open(a.positional(), io);
+    InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
     const QString sessionPath = QString::fromStdString(session.store()->path().string());
 
@@ -98,21 +99,21 @@ int runExport(const std::vector<std::string> &args, Streams io) {
             return Usage;
         }
     }
-    // The whole window as it is laid out, or one view on its own at the size asked for.
-    std::unique_ptr<QWidget> single;
-    QWidget *target = &window;
-    if (view != "window") {
-        single.reset(window.createView(QString::fromStdString(view)));
-        single->resize(width, height);
-        single->setAttribute(Qt::WA_DontShowOnScreen);
-        single->show();
-        target = single.get();
-    } else {
-        window.show();
+    gui::FigureRequest request;
+    request.view = QString::fromStdString(view);
+    request.size = QSize(width, height);
+    request.scale = scale;
+    request.caption = !a.flag("--no-caption");
+    if (const auto note = a.value("--annotate"); note && !note->empty()) {
+        const NsRange shown = window.timeRange()->range();
+        Annotation n;
+        n.startNs = shown.start;
+        n.endNs = shown.end;
+        n.text = *note;
+        n.color = "#5c6bc0";  // indigo: unlike any step-time category colour
+        request.notes.push_back(n);
     }
-    QApplication::processEvents();
-    const QString error = ViewExporter::exportWidget(target, QString::fromStdString(*output), scale,
-                                                     QStringLiteral("Stepscope — %1").arg(QString::fromStdString(view)));
+    const QString error = gui::FigureRenderer(window).render(request, QString::fromStdString(*output));
     if (!error.isEmpty()) {
         io.err << "stepscope export: " << error.toStdString() << "\n";
         return Unreadable;

@@ -1,5 +1,8 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/annotation_docks.h"
+#include "app/gui/export_dialog.h"
+
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
 #include "views/log/import_log_view.h"
@@ -107,6 +110,7 @@ void MainWindow::buildDocks() {
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);
     resizeDocks({findChild<QDockWidget *>("stepsDock"), findChild<QDockWidget *>("findingsDock")}, {900, 500}, Qt::Horizontal);
+    m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
 }
 
 QStringList MainWindow::viewNames() { return {"timeline", "steps", "ops", "findings", "session", "log"}; }
@@ -153,7 +157,8 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
-    file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportWindow);
+    file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("timeline")); });
+    file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("window")); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -171,6 +176,7 @@ void MainWindow::buildMenus() {
     m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>()) m_viewMenu->addAction(dock->toggleViewAction());
 
+    m_annotations->addMenu(menuBar());
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Stepscope"), this, [this] {
         QMessageBox::about(this, tr("About Stepscope"),
@@ -375,10 +381,9 @@ void MainWindow::saveSessionAs() {
     else statusBar()->showMessage(tr("Saved %1").arg(target), 4000);
 }
 
-void MainWindow::exportWindow() {
-    const QString target = QFileDialog::getSaveFileName(this, tr("Export window"), {}, tr("PNG image (*.png)"));
-    if (target.isEmpty()) return;
-    if (!grab().save(target)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(target));
+void MainWindow::exportPicture(const QString &view) {
+    ExportDialog dialog(this, view, this);
+    if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Exported"), 3000);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {

@@ -25,6 +25,8 @@ class SliceDetailsView;
 
 namespace stepscope::gui {
 
+class AnnotationDocks;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -68,7 +70,7 @@ private:
     void rebuildRecentMenu();
     void refreshStatus();
     void saveSessionAs();
-    void exportWindow();
+    void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
     SessionModel *m_session;
@@ -82,6 +84,7 @@ private:
     QWidget *m_ops = nullptr;
     QSpinBox *m_batchSize = nullptr;
     QWidget *m_findings = nullptr;
+    AnnotationDocks *m_annotations = nullptr;  // Annotations and Saved views docks, Annotate menu
     QWidget *m_central = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

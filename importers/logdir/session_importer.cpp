@@ -1,5 +1,10 @@
 #include "importers/logdir/session_importer.h"
 
+#include "importers/xplane/profile_run_selector.h"
+
+#include <algorithm>
+#include <set>
+
 namespace stepscope {
 
 namespace fs = std::filesystem;
@@ -26,10 +31,29 @@ bool ImportSummary::anyImported() const {
 }
 
 ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const std::atomic<bool> *cancel,
-                                   const ProgressFn &progress) {
+                                   const ProgressFn &progress, const ImportOptions &options) {
     ImportSummary summary;
     LogdirScanner scanner(m_registry);
-    const std::vector<ScannedFile> files = scanner.scan(inputs);
+    std::vector<ScannedFile> files = scanner.scan(inputs);
+
+    // A logdir often holds several profile captures (plugins/profile/<run>/): keep the chosen one.
+    {
+        std::vector<fs::path> paths;
+        for (const auto &f : files) paths.push_back(f.path);
+        const ProfileRunChoice choice = ProfileRunSelector::choose(paths, options.profileRun);
+        summary.profileRuns = choice.runs;
+        summary.chosenRuns = choice.chosen;
+        if (!choice.error.empty()) {
+            summary.runError = choice.error;
+            return summary;
+        }
+        const std::set<fs::path> named(inputs.begin(), inputs.end());
+        for (size_t i : choice.dropped) {
+            if (named.count(files[i].path) || !files[i].importer) continue;
+            files[i].importer = nullptr;
+            files[i].reason = "older profile run (choose one with --run NAME, or --run all)";
+        }
+    }
 
     int64_t total = 0;
     for (const auto &f : files)

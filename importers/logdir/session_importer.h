@@ -20,10 +20,19 @@ struct SourceSummary {
     std::string message;
 };
 
+struct ImportOptions {
+    // Which profile run of a logdir's plugins/profile/<run>/ folders to import: empty = the newest,
+    // "all" = every run, else a run name. Files the user named directly are always imported.
+    std::string profileRun;
+};
+
 struct ImportSummary {
     std::vector<SourceSummary> sources;
     std::vector<ScannedFile> skipped;
     bool cancelled = false;
+    std::string runError;                 // the wanted profile run does not exist (names the runs found)
+    std::vector<std::string> profileRuns; // every profile run found, and the ones imported
+    std::vector<std::string> chosenRuns;
     int64_t events() const;
     int64_t warnings() const;
     bool anyPartial() const;   // a source was partial or failed
@@ -38,7 +47,7 @@ public:
 
     // Throws StoreError only when the session itself cannot be written; bad input files never throw.
     ImportSummary run(const std::vector<std::filesystem::path> &inputs, const std::atomic<bool> *cancel = nullptr,
-                      const ProgressFn &progress = {});
+                      const ProgressFn &progress = {}, const ImportOptions &options = {});
 
 private:
     SessionStore &m_store;

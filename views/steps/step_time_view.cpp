@@ -2,10 +2,12 @@
 
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/category_colors.h"
+#include "views/annotations/annotation_plot_layer.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -63,6 +65,7 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     connect(m_runBox, &QComboBox::currentIndexChanged, this, &StepTimeView::reload);
     connect(m_time, &TimeRangeController::rangeChanged, this, &StepTimeView::applyRange);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
+        if (e->button() != Qt::LeftButton) return;  // right button: the annotation menu
         const int k = stepAt(m_plot->xAxis->pixelToCoord(e->position().x()));
         if (k >= 0) {
             const auto &s = m_current->steps.steps[size_t(k)];
@@ -73,6 +76,23 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
         const QString text = stepSummary(m_plot->xAxis->pixelToCoord(e->position().x()));
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
+    });
+    // Notes sit over the steps they span; right-click a bar to annotate that step.
+    m_annotations = new AnnotationPlotLayer(m_plot, AnnotationModel::of(session), [this](const Annotation &a) {
+        std::optional<std::pair<double, double>> keys;
+        for (const auto &s : m_current ? m_current->steps.steps : std::vector<AnalysisStep>{})
+            if (a.isPoint() ? (a.startNs >= s.start && a.startNs < s.end) : (a.startNs < s.end && a.endNs > s.start))
+                keys = std::make_pair(keys ? keys->first : double(s.step) - 0.45, double(s.step) + 0.45);
+        return keys;
+    });
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](QPoint pos) {
+        const int k = stepAt(m_plot->xAxis->pixelToCoord(pos.x()));
+        if (k < 0) return;
+        const auto &s = m_current->steps.steps[size_t(k)];
+        QMenu menu(this);
+        m_annotations->addMenuActions(menu, this, pos.x(), s.start, s.end, tr("Step %1").arg(s.step));
+        menu.exec(m_plot->mapToGlobal(pos));
     });
     reloadRuns();
 }
@@ -156,6 +176,7 @@ void StepTimeView::reload() {
     else m_outliers->addToLegend();
     if (!keys.isEmpty()) m_plot->xAxis->setRange(keys.front() - 1, keys.back() + 1);
     m_plot->yAxis->setRange(0, maxMs * 1.12);
+    m_annotations->refresh();
     applyRange(m_time->range());
 }
 

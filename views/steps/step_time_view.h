@@ -18,6 +18,7 @@ class QLabel;
 namespace stepscope {
 
 class AnalysisModel;
+class AnnotationPlotLayer;
 struct RunAnalysis;
 
 class StepTimeView : public QWidget {
@@ -27,6 +28,7 @@ public:
 
     QCustomPlot *plot() const { return m_plot; }
     int barCount() const;
+    AnnotationPlotLayer *annotations() const { return m_annotations; }
     // The breakdown text shown as the tooltip of the step at plot key x (empty when none).
     QString stepSummary(double x) const;
 
@@ -46,6 +48,7 @@ private:
     QCPGraph *m_outliers = nullptr;
     QCPGraph *m_inRange = nullptr;
     const RunAnalysis *m_current = nullptr;
+    AnnotationPlotLayer *m_annotations = nullptr;  // notes as markers over the steps they span
 };
 
 } // namespace stepscope

@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
+#include "views/annotations/timeline_annotation_overlay.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -8,7 +10,8 @@
 namespace stepscope {
 
 TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)) {
+    : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)),
+      m_annotations(new TimelineAnnotationOverlay(session, time, this)) {
     setObjectName(QStringLiteral("timelineView"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -170,6 +173,7 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.selectedItem = m_selectedItem;
     f.showFlows = m_showFlows;
     TimelinePainter::paint(p, f, m_hits);
+    m_annotations->paint(p, TimelinePainter::dataRect(size()), [this](int64_t t) { return xOf(t); });
     if (m_model->frameIncomplete()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
 }
 

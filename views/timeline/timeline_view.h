@@ -18,6 +18,8 @@
 
 namespace stepscope {
 
+class TimelineAnnotationOverlay;
+
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -51,6 +53,7 @@ public:
     int64_t timeAt(double x) const;
     double xOf(int64_t t) const;
     const std::vector<TimelineHit> &lastHits() const { return m_hits; }
+    TimelineAnnotationOverlay *annotations() const { return m_annotations; }
 
 signals:
     void sliceSelected(const stepscope::SliceDetails &details);  // invalid details: cleared
@@ -81,6 +84,7 @@ private:
     TimelineModel *m_model;
     TimelineLayout m_layout;
     std::vector<TimelineHit> m_hits;
+    TimelineAnnotationOverlay *m_annotations;  // notes drawn over the tracks, "Annotate…" entries
     QTimer m_commitTimer;  // commits continuous zoom/pan gestures to the zoom history
     int m_scrollY = 0;
     bool m_showFlows = true;

@@ -2,6 +2,7 @@
 #include "views/timeline/timeline_view.h"
 
 #include "models/timeline/range_aggregate_model.h"
+#include "views/annotations/timeline_annotation_overlay.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -180,7 +181,13 @@ bool TimelineView::event(QEvent *e) {
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
-    if (event->pos().x() >= TimelinePainter::kLabelWidth || event->pos().y() < TimelinePainter::kHeaderHeight) return;
+    if (event->pos().y() < TimelinePainter::kHeaderHeight) return;
+    if (event->pos().x() >= TimelinePainter::kLabelWidth) {  // over the tracks: annotations
+        QMenu menu(this);
+        m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()));
+        if (!menu.isEmpty()) menu.exec(event->globalPos());
+        return;
+    }
     const TimelineRow *row = m_layout.rowAt(event->pos().y() - TimelinePainter::kHeaderHeight + m_scrollY);
     QMenu menu(this);
     if (row && row->kind == TimelineRow::Kind::Track) {

@@ -1,0 +1,177 @@
+// Exported pictures, headless through `stepscope export` and `report --screenshots` (the same path as
+// the GUI): PNG at 1× and 2× (size, not blank), SVG (annotation text kept as <text>), PDF (exactly one
+// page); --annotate draws a note without writing the session; the evidence pack writes one picture
+// per finding, linked relatively from the markdown. The pictures stay in the build folder
+// (export_*.png, evidence/) for looking at.
+
+#include "app/cli/command_line.h"
+#include "app/cli/input_session.h"
+#include "app/gui/main_window.h"
+#include "app/synth/synthetic_profile_generator.h"
+#include "models/annotations/annotation_model.h"
+#include "tests/test_support.h"
+#include "views/annotations/annotation_list_view.h"
+#include "views/export/view_exporter.h"
+
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace stepscope;
+
+namespace {
+struct Result {
+    int code;
+    std::string out, err;
+};
+Result runCli(const std::vector<std::string> &args) {
+    std::ostringstream out, err;
+    const int code = cli::run(args, {out, err, false});
+    return {code, out.str(), err.str()};
+}
+QByteArray readAll(const QString &path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+// Pixels that are not the white page (nor nearly so).
+double inkFraction(const QImage &image) {
+    int64_t ink = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() < 235 || c.green() < 235 || c.blue() < 235) ++ink;
+        }
+    return double(ink) / (double(image.width() / 2) * double(image.height() / 2));
+}
+int64_t annotationRows(const std::string &session) {
+    SessionStore store(session, SessionStore::Mode::ReadOnly);
+    SqliteStatement st(store.db(), "SELECT count(*) FROM annotation");
+    return st.step() ? st.columnInt(0) : -1;
+}
+const QString kOut = QStringLiteral(STEPSCOPE_BINARY_DIR);
+} // namespace
+
+class TestGuiExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::string m_session;
+
+private slots:
+    void initTestCase() {
+        synth::SyntheticProfileOptions o;
+        o.steps = 20;
+        o.bottleneck = synth::Bottleneck::Checkpoint;
+        const std::filesystem::path trace = m_dir.filePath("ckpt.pt.trace.json.gz").toStdString();
+        const std::filesystem::path smi = m_dir.filePath("nvidia-smi.csv").toStdString();
+        synth::SyntheticProfileGenerator(o).generate(trace, smi);
+        m_session = m_dir.filePath("ckpt.stepscope").toStdString();
+        const Result r = runCli({"import", trace.string(), smi.string(), "-o", m_session});
+        QVERIFY2(r.code == 0 || r.code == 3, r.err.c_str());
+        // One stored note, so the pictures carry a saved annotation as well as a transient one.
+        SessionModel session;
+        session.setStore(std::make_unique<SessionStore>(m_session));
+        const TimeRange e = session.extent();
+        Annotation a;
+        a.startNs = e.startNs + (e.endNs - e.startNs) / 2;
+        a.endNs = a.startNs + (e.endNs - e.startNs) / 10;
+        a.text = "saved note: slow step";
+        QVERIFY(AnnotationModel::of(&session)->add(a) > 0);
+    }
+
+    void pngAtOneAndTwoTimes() {
+        const QString png = kOut + "/export_timeline.png", png2 = kOut + "/export_steps_2x.png";
+        Result r = runCli({"export", m_session, "--view", "timeline", "--size", "1400x800", "--annotate", "GPU idles here",
+                           "-o", png.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QImage image(png);
+        QCOMPARE(image.width(), 1400);
+        QVERIFY2(image.height() > 800, "caption and legend add to the view's height");
+        QVERIFY2(inkFraction(image) > 0.05, "the picture is not blank");
+        r = runCli({"export", m_session, "--view", "steps", "--size", "900x500", "--scale", "2", "--steps", "5-12",
+                    "--annotate", "steps 5-12", "-o", png2.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QImage twice(png2);
+        QCOMPARE(twice.width(), 1800);
+        QVERIFY(twice.height() > 1000);
+        QVERIFY(inkFraction(twice) > 0.05);
+        QCOMPARE(annotationRows(m_session), int64_t(1));  // --annotate never writes the session
+    }
+
+    void svgKeepsTextAsText() {
+        const QString svg = kOut + "/export_window.svg";
+        const Result r = runCli({"export", m_session, "--view", "window", "--annotate", "GPU idles here", "-o", svg.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QString text = QString::fromUtf8(readAll(svg));
+        QVERIFY(text.startsWith("<?xml") || text.contains("<svg"));
+        const QRegularExpression note(R"(<text[^>]*>[^<]*GPU idles here)");
+        QVERIFY2(note.match(text).hasMatch(), "the transient note is SVG text");
+        QVERIFY2(text.contains("saved note: slow step"), "the stored note is drawn too");
+        QVERIFY2(text.contains("Bottleneck:"), "the caption carries the verdict");
+        QCOMPARE(annotationRows(m_session), int64_t(1));
+    }
+
+    void pdfHasOnePage() {
+        const QString pdf = kOut + "/export_timeline.pdf";
+        const Result r = runCli({"export", m_session, "--view", "timeline", "--annotate", "one page", "-o", pdf.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QByteArray bytes = readAll(pdf);
+        QVERIFY(bytes.startsWith("%PDF"));
+        // "/Type /Page" objects, not "/Type /Pages" (the page tree).
+        int pages = 0;
+        auto it = QRegularExpression(R"(/Type\s*/Page(?![A-Za-z]))").globalMatch(QString::fromLatin1(bytes));
+        while (it.hasNext()) {
+            it.next();
+            ++pages;
+        }
+        QCOMPARE(pages, 1);
+    }
+
+    void evidencePackLinksResolve() {
+        const QString dir = kOut + "/evidence";
+        QDir(dir).removeRecursively();
+        const QString report = dir + "/report.md";
+        QDir().mkpath(dir);
+        const Result r = runCli({"report", m_session, "--format", "markdown", "--screenshots", (dir + "/shots").toStdString(),
+                                 "-o", report.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QString md = QString::fromUtf8(readAll(report));
+        QVERIFY(md.contains("## Evidence screenshots"));
+        auto it = QRegularExpression(R"(!\[([^\]]*)\]\(([^)]+)\))").globalMatch(md);
+        int links = 0;
+        while (it.hasNext()) {
+            const auto m = it.next();
+            const QString link = m.captured(2);
+            QVERIFY2(!QDir::isAbsolutePath(link), qPrintable(link));
+            const QString file = QDir(dir).filePath(link);
+            QVERIFY2(QFileInfo::exists(file), qPrintable(file));
+            const QImage shot(file);
+            QVERIFY(!shot.isNull());
+            QVERIFY(inkFraction(shot) > 0.05);
+            ++links;
+        }
+        QVERIFY2(links >= 1, "a checkpoint-bound run has findings");
+        QCOMPARE(links, int(QDir(dir + "/shots").entryList({"*.png"}, QDir::Files).size()));
+        QCOMPARE(annotationRows(m_session), int64_t(1));
+    }
+
+    void annotationPanelZoomsEveryView() {
+        gui::MainWindow window;
+        window.openSession(QString::fromStdString(m_session));
+        auto *list = window.findChild<AnnotationListView *>();
+        QVERIFY(list);
+        QCOMPARE(list->tree()->topLevelItemCount(), 1);
+        const Annotation a = AnnotationModel::of(window.session())->annotations().front();
+        list->goTo(a.id);
+        const NsRange r = window.timeRange()->range();
+        QVERIFY(r.start < a.startNs && r.end > a.endNs);
+        QVERIFY(r.duration() < (a.endNs - a.startNs) * 2);
+    }
+};
+
+QTEST_MAIN(TestGuiExport)
+#include "tst_gui_export.moc"

@@ -1,0 +1,50 @@
+#pragma once
+// AnnotationPlotLayer draws the shared annotations on a QCustomPlot chart as plot items (a faint band,
+// a coloured strip along the top and the note's text), so they come along in every grab and export.
+// The caller says how a note maps onto its key axis: time charts use timeKeys() (seconds since an
+// origin), the step bars map a note onto the steps it spans. It rebuilds its items when the
+// AnnotationModel changes; call refresh() after the chart's own data (and so the mapping) changed.
+// Created by StepTimeView and the utilization charts.
+
+#include "models/annotations/annotation_model.h"
+
+#include <QObject>
+
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractItem;
+class QMenu;
+
+namespace stepscope {
+
+class AnnotationPlotLayer : public QObject {
+    Q_OBJECT
+public:
+    // Key range [lo, hi] a note covers on the plot's x axis; nullopt when it is not on this chart.
+    using KeyRange = std::function<std::optional<std::pair<double, double>>(const Annotation &)>;
+
+    AnnotationPlotLayer(QCustomPlot *plot, AnnotationModel *model, KeyRange keys);
+
+    // For charts whose key is seconds since `originNs()` (read on every refresh).
+    static KeyRange timeKeys(std::function<int64_t()> originNs, double nsPerKey = 1e9);
+
+    void refresh();
+    int itemCount() const { return int(m_items.size()); }
+    // The note drawn at plot pixel x (its band), 0 when none.
+    int64_t annotationAtPixel(double x) const;
+    // "Annotate…" for [startNs, endNs] (a point when equal), plus edit/delete of the note at pixel x.
+    void addMenuActions(QMenu &menu, QWidget *parent, double pixelX, int64_t startNs, int64_t endNs, const QString &what);
+
+private:
+    QCustomPlot *m_plot;
+    AnnotationModel *m_model;
+    KeyRange m_keys;
+    std::vector<QCPAbstractItem *> m_items;
+    std::vector<std::pair<std::pair<double, double>, int64_t>> m_ranges;  // key range -> note id
+};
+
+} // namespace stepscope

@@ -1,0 +1,39 @@
+#pragma once
+// TimelineAnnotationOverlay puts the shared annotations on the trace timeline: TimelineView owns one,
+// calls paint() at the end of its paintEvent and addMenuActions() from its context menu ("Annotate
+// here…", "Annotate selection…", edit/delete the note under the cursor). It repaints the timeline when
+// the AnnotationModel changes. Kept out of TimelineView so the timeline's files stay about the trace.
+
+#include "models/annotations/annotation_model.h"
+#include "models/qt/time_range_controller.h"
+#include "views/annotations/annotation_painter.h"
+
+#include <QObject>
+
+#include <functional>
+
+class QMenu;
+
+namespace stepscope {
+
+class TimelineAnnotationOverlay : public QObject {
+    Q_OBJECT
+public:
+    // `session` may be null (tests that load the timeline model themselves): then nothing is drawn.
+    TimelineAnnotationOverlay(SessionModel *session, TimeRangeController *time, QWidget *view);
+
+    AnnotationModel *model() const { return m_model; }
+    void paint(QPainter &p, const QRect &area, const std::function<double(int64_t)> &xOf);
+    // The note whose label or band is at `pos` (labels first); 0 when none.
+    int64_t annotationAt(QPointF pos) const;
+    // Adds the annotation entries for a right-click at `pos` (time `t`) to `menu`.
+    void addMenuActions(QMenu &menu, QPointF pos, int64_t t);
+
+private:
+    AnnotationModel *m_model = nullptr;
+    TimeRangeController *m_time;
+    QWidget *m_view;
+    std::vector<AnnotationHit> m_hits;
+};
+
+} // namespace stepscope

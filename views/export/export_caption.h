@@ -1,0 +1,21 @@
+#pragma once
+// ExportCaption writes what an exported picture says about itself: the caption (source files, run,
+// the steps or time range shown, the bottleneck verdict from the shared AnalysisModel) and the legend
+// (the notes in the picture, the step-time categories that matter). MainWindow's Export actions, the
+// `stepscope export` command and the evidence pack call it, then hand the result to ViewExporter.
+
+#include "models/qt/session_model.h"
+#include "models/qt/time_range_controller.h"
+#include "views/export/view_exporter.h"
+
+namespace stepscope {
+
+class ExportCaption {
+public:
+    // `title` heads the caption (empty: "Stepscope — <view>"); `range` is what the picture shows.
+    static ExportDecoration build(SessionModel *session, NsRange range, const QString &view, const QString &title = {});
+    // "steps 12–14 of 30" / "1.234 s – 1.456 s (222 ms)" for a range of a run's steps.
+    static QString rangeText(SessionModel *session, int64_t runId, NsRange range, int64_t originNs);
+};
+
+} // namespace stepscope
