@@ -2,6 +2,7 @@
 // Helpers shared by the tests: where fixtures and samples live, temporary session files.
 
 #include <QDir>
+#include <QSettings>
 #include <QString>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -23,6 +24,13 @@ inline std::filesystem::path samplesDir() {
                                           : std::filesystem::path(STEPSCOPE_SOURCE_DIR) / ".." / "shared" / "samples";
     std::error_code ec;
     return std::filesystem::is_directory(p, ec) ? p : std::filesystem::path();
+}
+
+// GUI tests run in parallel: each process gets its own settings folder, never the user's.
+inline void isolateSettings() {
+    static QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
 }
 
 #define STEPSCOPE_REQUIRE_SAMPLES(var)                                                             \

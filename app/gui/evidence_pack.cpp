@@ -93,7 +93,7 @@ std::vector<EvidenceShot> EvidencePack::write(const std::filesystem::path &sessi
         if (error) *error = dir.string() + ": cannot create the folder (" + ec.message() + ")";
         return shots;
     }
-    MainWindow window;
+    MainWindow window(nullptr, MainWindow::Mode::Headless);
     window.openSession(QString::fromStdString(sessionFile.string()));
     if (!window.session()->isOpen()) {
         if (error) *error = window.lastError().toStdString();

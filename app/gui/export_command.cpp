@@ -67,7 +67,7 @@ int runExport(const std::vector<std::string> &args, Streams io) {
     if (!session.store()) return session.exitCode();
     const QString sessionPath = QString::fromStdString(session.store()->path().string());
 
-    gui::MainWindow window;
+    gui::MainWindow window(nullptr, gui::MainWindow::Mode::Headless);
     window.resize(width, height);
     window.openSession(sessionPath);
     if (!window.session()->isOpen()) {

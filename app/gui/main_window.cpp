@@ -39,8 +39,8 @@ namespace {
 constexpr int kMaxRecent = 10;
 }
 
-MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_session(new SessionModel(this)), m_time(new TimeRangeController(this)),
+MainWindow::MainWindow(QWidget *parent, Mode mode)
+    : QMainWindow(parent), m_mode(mode), m_session(new SessionModel(this)), m_time(new TimeRangeController(this)),
       m_worker(new ImportWorker(this)) {
     setWindowTitle(tr("Stepscope"));
     setAcceptDrops(true);
@@ -61,10 +61,12 @@ MainWindow::MainWindow(QWidget *parent)
         refreshStatus();
     });
 
-    QSettings settings;
     resize(1400, 900);
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    if (m_mode == Mode::Interactive) {
+        QSettings settings;
+        restoreGeometry(settings.value("window/geometry").toByteArray());
+        restoreState(settings.value("window/state").toByteArray());
+    }
     rebuildRecentMenu();
     refreshStatus();
 }
@@ -345,6 +347,7 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
 }
 
 void MainWindow::addRecent(const QString &path) {
+    if (m_mode == Mode::Headless) return;
     QSettings settings;
     QStringList recent = settings.value("recentFiles").toStringList();
     recent.removeAll(path);
@@ -388,9 +391,11 @@ void MainWindow::exportPicture(const QString &view) {
 
 void MainWindow::closeEvent(QCloseEvent *event) {
     if (m_worker->busy()) m_worker->cancel();
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    if (m_mode == Mode::Interactive) {
+        QSettings settings;
+        settings.setValue("window/geometry", saveGeometry());
+        settings.setValue("window/state", saveState());
+    }
     event->accept();
 }
 

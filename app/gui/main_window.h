@@ -30,7 +30,10 @@ class AnnotationDocks;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    // Headless windows (export, evidence pack) use the default layout and never touch the user's
+    // settings: no saved layout, no recent files.
+    enum class Mode { Interactive, Headless };
+    explicit MainWindow(QWidget *parent = nullptr, Mode mode = Mode::Interactive);
     ~MainWindow() override;
 
     // Opens what the user gave: a .stepscope session as it is; folders and files are imported into
@@ -93,6 +96,7 @@ private:
     QToolButton *m_cancel = nullptr;
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
+    Mode m_mode;
     QString m_pendingSession;
     QStringList m_pendingInputs;
     QString m_lastError;

@@ -35,6 +35,7 @@ class TestGuiAnalysisViews : public QObject {
 
 private slots:
     void initTestCase() {
+        stepscope::test::isolateSettings();
         synth::SyntheticProfileOptions o;
         o.steps = 24;
         o.bottleneck = synth::Bottleneck::Checkpoint;

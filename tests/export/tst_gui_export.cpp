@@ -63,6 +63,7 @@ class TestGuiExport : public QObject {
 
 private slots:
     void initTestCase() {
+        stepscope::test::isolateSettings();
         synth::SyntheticProfileOptions o;
         o.steps = 20;
         o.bottleneck = synth::Bottleneck::Checkpoint;

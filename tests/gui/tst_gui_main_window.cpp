@@ -25,6 +25,7 @@ class TestGuiMainWindow : public QObject {
 
 private slots:
     void initTestCase() {
+        stepscope::test::isolateSettings();
         QStandardPaths::setTestModeEnabled(true);
         gui::setApplicationIdentity();
         QSettings().clear();

@@ -53,6 +53,7 @@ class TstGuiTimelineView : public QObject {
 
 private slots:
     void initTestCase() {
+        stepscope::test::isolateSettings();
         QVERIFY(m_dir.isValid());
         auto store = std::make_unique<SessionStore>((m_dir.path() + "/g.stepscope").toStdString());
         test::TimelineFixtureSpec spec;
