@@ -1,19 +1,87 @@
-// `stepscope import PATH... -o S.stepscope`: builds or updates a session file and prints a summary.
+// `stepscope import PATH... -o S.stepscope [--offset SOURCE=±DURATION]...`: builds or updates a
+// session file and prints a summary. --offset shifts one source on the absolute time axis (saved in
+// the session, kept across re-imports); with no PATH it only changes offsets of an existing session.
 
 #include "app/cli/argument_list.h"
+#include "app/cli/clock_offset.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "models/metrics/duration_text.h"
+#include "models/store/session_reader.h"
 
 #include <ostream>
 
 namespace stepscope::cli {
 
+namespace {
+
+constexpr const char *kUsage = "usage: stepscope import PATH... -o S.stepscope [--offset SOURCE=±DURATION]...";
+
+// Resolves every spec to one source; prints why not and returns false when any fails (then
+// nothing is applied).
+bool applyOffsets(SessionStore &store, const std::vector<OffsetSpec> &specs, Streams io) {
+    SessionReader reader(store);
+    std::vector<std::string> paths;
+    for (const SourceRow &s : reader.sources()) paths.push_back(s.path);
+    std::vector<std::pair<std::string, int64_t>> resolved;
+    bool ok = true;
+    for (const OffsetSpec &spec : specs) {
+        const auto matches = ClockOffset::match(paths, spec.source);
+        if (matches.size() == 1) {
+            resolved.emplace_back(matches.front(), spec.offsetNs);
+            continue;
+        }
+        ok = false;
+        io.err << "stepscope import: --offset: " << (matches.empty() ? "no source matches '" : "'") << spec.source
+               << (matches.empty() ? "'" : "' is ambiguous") << "; sources in the session:\n";
+        for (const std::string &p : matches.empty() ? paths : matches) io.err << "  " << p << "\n";
+    }
+    if (!ok) return false;
+    for (const auto &[path, ns] : resolved) {
+        const int64_t before = store.clockOffsetNs(path);
+        store.setClockOffsetNs(path, ns);
+        io.out << "clock offset: " << path << " " << DurationText::format(ns);
+        if (before != ns) io.out << " (was " << DurationText::format(before) << ")";
+        io.out << "\n";
+    }
+    return true;
+}
+
+// Traces without a Unix-epoch anchor cannot line up with wall-clock metrics by themselves.
+void noteUnanchoredTraces(const SessionStore &store, Streams io) {
+    SessionReader reader(store);
+    if (reader.metricSeries().empty()) return;
+    std::vector<SourceRow> sources = reader.sources();
+    for (const RunRow &run : reader.runs()) {
+        if (run.hasEpoch) continue;
+        for (const SourceRow &s : sources)
+            if (s.id == run.sourceId)
+                io.out << "note: " << s.path << " has no Unix-epoch anchor (run " << run.name
+                       << "): it cannot line up with the metrics by itself; place it with --offset "
+                       << std::filesystem::path(s.path).filename().string() << "=DURATION (now "
+                       << DurationText::format(s.clockOffsetNs) << ")\n";
+    }
+}
+
+} // namespace
+
 int runImport(const std::vector<std::string> &args, Streams io) {
     ArgumentList a(args, {"-o", "--output", "--offset"});
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
-    if (!a.ok() || a.positional().empty() || !output) {
-        io.err << "stepscope import: " << (a.ok() ? "usage: stepscope import PATH... -o S.stepscope" : a.error()) << "\n";
+    const std::vector<std::string> offsetTexts = a.values("--offset");
+    if (!a.ok() || (a.positional().empty() && offsetTexts.empty()) || !output) {
+        io.err << "stepscope import: " << (a.ok() ? kUsage : a.error()) << "\n";
         return Usage;
+    }
+    std::vector<OffsetSpec> offsets;
+    for (const std::string &text : offsetTexts) {
+        std::string error;
+        const auto spec = ClockOffset::parse(text, error);
+        if (!spec) {
+            io.err << "stepscope import: " << error << "\n";
+            return Usage;
+        }
+        offsets.push_back(*spec);
     }
     std::vector<std::filesystem::path> inputs;
     for (const std::string &p : a.positional()) {
@@ -24,18 +92,27 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         }
         inputs.emplace_back(p);
     }
+    if (inputs.empty() && !std::filesystem::exists(*output)) {
+        io.err << "stepscope import: " << *output << ": no such session (give PATHs to import)\n";
+        return Unreadable;
+    }
     try {
         SessionStore store(*output);
-        ImportSummary summary;
-        const int code = importInto(store, inputs, io, &summary);
-        io.out << "session: " << *output << "\n";
-        for (const SourceSummary &s : summary.sources) {
-            const char *status = s.status == SourceStatus::Ok ? "ok" : s.status == SourceStatus::Partial ? "partial" : "failed";
-            io.out << "  " << s.path << "  [" << s.format << ", " << status << "]  " << s.events << " events, "
-                   << s.warnings << " warnings\n";
+        int code = Ok;
+        if (!inputs.empty()) {
+            ImportSummary summary;
+            code = importInto(store, inputs, io, &summary);
+            io.out << "session: " << *output << "\n";
+            for (const SourceSummary &s : summary.sources) {
+                const char *status = s.status == SourceStatus::Ok ? "ok" : s.status == SourceStatus::Partial ? "partial" : "failed";
+                io.out << "  " << s.path << "  [" << s.format << ", " << status << "]  " << s.events << " events, "
+                       << s.warnings << " warnings\n";
+            }
+            if (!summary.skipped.empty()) io.out << "  " << summary.skipped.size() << " file(s) skipped (see import_log)\n";
+            io.out << "imported " << summary.events() << " events from " << summary.sources.size() << " source(s)\n";
         }
-        if (!summary.skipped.empty()) io.out << "  " << summary.skipped.size() << " file(s) skipped (see import_log)\n";
-        io.out << "imported " << summary.events() << " events from " << summary.sources.size() << " source(s)\n";
+        if (!offsets.empty() && !applyOffsets(store, offsets, io)) return Usage;
+        noteUnanchoredTraces(store, io);
         return code;
     } catch (const StoreError &e) {
         io.err << "stepscope: " << e.what() << "\n";

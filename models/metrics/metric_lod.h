@@ -1,0 +1,67 @@
+#pragma once
+// MetricLod owns one metric series in compact arrays (int64 ns times, float values) and its
+// multi-resolution summary: a pyramid of blocks of 16, 256, 4096, ... samples, each holding the
+// block's min, max and sum. Any sample range [i, j) is then summarised exactly by reading at most
+// 2×16 entries per level, so per-pixel buckets (first/min/max/last) and range statistics cost
+// O(log n) whatever the zoom. Built once when MetricSeriesModel loads a session; read by the
+// utilization view, its benchmark and the tests. Immutable after construction.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace stepscope {
+
+// Summary of the samples whose time falls in one pixel column (count 0: no sample there).
+struct MetricBucket {
+    int64_t count = 0;
+    float first = 0, min = 0, max = 0, last = 0;
+};
+
+// Summary of the samples in a time range; mean is the plain sample mean.
+struct MetricStats {
+    int64_t count = 0;
+    double min = 0, mean = 0, max = 0;
+};
+
+class MetricLod {
+public:
+    static constexpr int64_t kFanout = 16;
+
+    MetricLod() = default;
+    // times must be sorted ascending (equal times allowed); values.size() == times.size().
+    MetricLod(std::vector<int64_t> times, std::vector<float> values);
+
+    int64_t size() const { return int64_t(m_t.size()); }
+    const std::vector<int64_t> &times() const { return m_t; }
+    const std::vector<float> &values() const { return m_v; }
+    int levels() const { return int(m_levels.size()); }
+    size_t memoryBytes() const;
+
+    // First sample index with time >= t.
+    int64_t lowerIndex(int64_t t) const;
+    // Index of the last sample with time <= t, or nullopt when none.
+    std::optional<int64_t> indexAtOrBefore(int64_t t) const;
+
+    // Exact min/mean/max over samples [i, j).
+    MetricStats statsOfIndices(int64_t i, int64_t j) const;
+    // Exact min/mean/max over samples with t0 <= time < t1.
+    MetricStats stats(int64_t t0, int64_t t1) const;
+    // `width` buckets splitting [t0, t1) evenly; bucket k holds the samples with
+    // t0 + k*(t1-t0)/width <= time < t0 + (k+1)*(t1-t0)/width. Every sample in [t0, t1) lands in
+    // exactly one bucket.
+    std::vector<MetricBucket> buckets(int64_t t0, int64_t t1, int width) const;
+
+private:
+    struct Block {
+        float min, max;
+        double sum;
+    };
+    void build();
+
+    std::vector<int64_t> m_t;
+    std::vector<float> m_v;
+    std::vector<std::vector<Block>> m_levels;  // m_levels[0]: blocks of 16 samples, [1]: of 256, ...
+};
+
+} // namespace stepscope

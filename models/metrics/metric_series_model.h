@@ -1,0 +1,55 @@
+#pragma once
+// MetricSeriesModel holds every instance-metric series of the open session in memory, with their
+// level-of-detail summaries built once when the session opens or changes (clock offset edited,
+// re-import). Views ask it for per-pixel buckets over any time range, exact statistics over a
+// range, and the value at an instant. Created by MainWindow next to the SessionModel; read by
+// UtilizationView; tests and the benchmark fill it directly with setSeries().
+
+#include "models/metrics/metric_series.h"
+#include "models/qt/time_range_controller.h"
+
+#include <QObject>
+
+#include <optional>
+#include <vector>
+
+namespace stepscope {
+
+class SessionModel;
+
+class MetricSeriesModel : public QObject {
+    Q_OBJECT
+public:
+    explicit MetricSeriesModel(SessionModel *session = nullptr, QObject *parent = nullptr);
+
+    // Reads the session again (done automatically on SessionModel::sessionChanged).
+    void reload();
+    // Replaces the contents (tests, benchmarks); emits seriesChanged().
+    void setSeries(std::vector<MetricSeries> series);
+
+    int count() const { return int(m_series.size()); }
+    const MetricSeries &series(int i) const { return m_series[size_t(i)]; }
+    const std::vector<MetricSeries> &all() const { return m_series; }
+    int64_t sampleCount() const;
+    size_t memoryBytes() const;
+    NsRange extent() const { return m_extent; }  // invalid when there are no samples
+
+    std::vector<MetricBucket> buckets(int i, NsRange range, int width) const {
+        return series(i).lod.buckets(range.start, range.end, width);
+    }
+    // Exact min/mean/max of the samples with range.start <= t < range.end.
+    MetricStats stats(int i, NsRange range) const { return series(i).lod.stats(range.start, range.end); }
+    // The series' value at instant t: its last sample at or before t, unless that sample is older
+    // than three sampling periods (then the series has a gap there) or t is before the first one.
+    std::optional<double> valueAt(int i, int64_t t) const;
+
+signals:
+    void seriesChanged();
+
+private:
+    SessionModel *m_session;
+    std::vector<MetricSeries> m_series;
+    NsRange m_extent;
+};
+
+} // namespace stepscope

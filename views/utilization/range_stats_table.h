@@ -1,0 +1,31 @@
+#pragma once
+// RangeStatsTable lists min / mean / max (and sample count, sampling period) of every series over
+// the selected time range, in each panel's display unit. Hidden while nothing is selected. Owned
+// and filled by UtilizationView.
+
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QTableWidget;
+
+namespace stepscope {
+
+struct SeriesRangeStats;
+
+class RangeStatsTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit RangeStatsTable(QWidget *parent = nullptr);
+
+    // Shows `stats` under `title`; hides itself when stats is empty.
+    void setStats(const QString &title, const std::vector<SeriesRangeStats> &stats);
+    QTableWidget *table() const { return m_table; }
+
+private:
+    QLabel *m_title;
+    QTableWidget *m_table;
+};
+
+} // namespace stepscope

@@ -1,0 +1,25 @@
+#pragma once
+// SeriesPlotData turns one metric series over a visible range into the points a QCPGraph draws,
+// within a fixed per-frame budget: when the range holds fewer samples than pixels it returns the
+// raw samples (drawn as steps: a value holds until the next sample — a 60 s point is not a 100 ms
+// fact), padded with the neighbours just outside so lines reach the edges; otherwise one
+// min/max pair per pixel column from the LOD pyramid, so no spike is lost. Gaps longer than
+// three sampling periods break the line. Called by UtilizationView on every range change.
+
+#include "models/metrics/metric_series.h"
+#include "models/qt/time_range_controller.h"
+
+#include <qcustomplot.h>
+
+namespace stepscope {
+
+class SeriesPlotData {
+public:
+    struct Result {
+        QVector<QCPGraphData> points;  // key: seconds since origin; value: stored value / divisor
+        bool stepped = false;          // raw samples: draw with QCPGraph::lsStepLeft
+    };
+    static Result make(const MetricSeries &series, NsRange range, int widthPx, int64_t originNs, double divisor);
+};
+
+} // namespace stepscope

@@ -1,0 +1,86 @@
+#include "views/utilization/utilization_panels.h"
+
+#include <set>
+
+namespace stepscope {
+
+namespace {
+
+struct PanelSpec {
+    const char *key, *title;
+    std::vector<std::string> names;
+};
+
+const std::vector<PanelSpec> &specs() {
+    static const std::vector<PanelSpec> s = {
+        {"gpu_util", "GPU utilization", {"gpu_util"}},
+        {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}},
+        {"gpu_mem_util", "GPU memory utilization", {"gpu_mem_util"}},
+        {"cpu", "CPU", {"cpu_util"}},
+        {"host_mem", "Host memory", {"host_mem_used"}},
+        {"network", "Network", {"net_in", "net_out"}},
+        {"disk", "Disk", {"disk_read", "disk_write"}},
+        {"io_wait", "I/O wait", {"io_wait"}},
+    };
+    return s;
+}
+
+// Tableau-10: distinct, print-friendly hues.
+const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                           QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                           QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                           QColor(0x17, 0xbe, 0xcf)};
+
+} // namespace
+
+std::vector<UtilizationPanel> UtilizationPanels::group(const MetricSeriesModel &model) {
+    std::vector<UtilizationPanel> out;
+    for (const PanelSpec &spec : specs()) {
+        UtilizationPanel panel{QString::fromLatin1(spec.key), QString::fromLatin1(spec.title), {}, {}};
+        for (const std::string &name : spec.names)
+            for (int i = 0; i < model.count(); ++i) {
+                const MetricSeriesInfo &info = model.series(i).info;
+                if (info.name != name || model.series(i).lod.size() == 0) continue;
+                // Per-core CPU (and per-core I/O wait) lines would bury the chart: the panels show
+                // the machine value and the derived busiest-core / mean-of-cores series instead.
+                if ((name == "cpu_util" || name == "io_wait") && info.device && info.id >= 0) continue;
+                if (panel.unit.isEmpty()) panel.unit = QString::fromStdString(info.unit);
+                else if (panel.unit != QString::fromStdString(info.unit)) continue;  // mixed units: keep the first
+                panel.series.push_back(i);
+            }
+        if (!panel.series.empty()) out.push_back(std::move(panel));
+    }
+    return out;
+}
+
+bool UtilizationPanels::severalRuns(const MetricSeriesModel &model) {
+    std::set<std::string> runs;
+    for (const MetricSeries &s : model.all()) runs.insert(s.info.run);
+    return runs.size() > 1;
+}
+
+QString UtilizationPanels::seriesLabel(const MetricSeriesInfo &info, bool withRun) {
+    QString label;
+    if (!info.label.empty()) label = QString::fromStdString(info.label);
+    else if (info.name.rfind("gpu_", 0) == 0) label = info.device ? QStringLiteral("GPU %1").arg(*info.device) : QStringLiteral("GPU");
+    else if (info.name == "cpu_util") label = info.device ? QStringLiteral("core %1").arg(*info.device) : QStringLiteral("machine");
+    else if (info.name == "net_in") label = QStringLiteral("in");
+    else if (info.name == "net_out") label = QStringLiteral("out");
+    else if (info.name == "disk_read") label = QStringLiteral("read");
+    else if (info.name == "disk_write") label = QStringLiteral("write");
+    else if (info.name == "host_mem_used") label = QStringLiteral("used");
+    else if (info.name == "io_wait") label = QStringLiteral("I/O wait");
+    else label = QString::fromStdString(info.name);
+    if (withRun && !info.run.empty()) label = QString::fromStdString(info.run) + QStringLiteral(" · ") + label;
+    return label;
+}
+
+QColor UtilizationPanels::seriesColor(const MetricSeriesInfo &info, int indexInPanel) {
+    if (info.name.rfind("gpu_", 0) == 0 && info.device) return kPalette[size_t(*info.device) % std::size(kPalette)];
+    if (info.label == "busiest core") return kPalette[3];
+    if (info.name == "net_out" || info.name == "disk_write") return kPalette[1];
+    if (info.name == "net_in" || info.name == "disk_read" || info.name == "cpu_util") return kPalette[0];
+    return kPalette[size_t(indexInPanel) % std::size(kPalette)];
+}
+
+} // namespace stepscope

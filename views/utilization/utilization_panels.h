@@ -1,0 +1,33 @@
+#pragma once
+// UtilizationPanels decides which stacked chart each metric series goes to (GPU utilization per
+// GPU, GPU memory, CPU machine/mean/busiest core, host memory, network in/out, disk, I/O wait),
+// in which order, with which label and colour. Only panels with data are returned. Pure
+// functions over MetricSeriesModel; used by UtilizationView and its tests.
+
+#include "models/metrics/metric_series_model.h"
+
+#include <QColor>
+#include <QString>
+
+#include <vector>
+
+namespace stepscope {
+
+struct UtilizationPanel {
+    QString key;    // "gpu_util", "network", ... (stable, for tests)
+    QString title;  // "GPU utilization"
+    QString unit;   // stored unit of its series ("%", "B", "B/s")
+    std::vector<int> series;  // indices into the model
+};
+
+class UtilizationPanels {
+public:
+    static std::vector<UtilizationPanel> group(const MetricSeriesModel &model);
+    static bool severalRuns(const MetricSeriesModel &model);
+    // "GPU 0", "busiest core", "in", ...; prefixed with the run when the session has several.
+    static QString seriesLabel(const MetricSeriesInfo &info, bool withRun);
+    // Colours follow identity: GPU n has one colour in every panel; in/read vs out/write differ.
+    static QColor seriesColor(const MetricSeriesInfo &info, int indexInPanel);
+};
+
+} // namespace stepscope

@@ -1,0 +1,335 @@
+#include "views/utilization/utilization_view.h"
+
+#include "views/utilization/range_stats_table.h"
+#include "views/utilization/series_plot_data.h"
+#include "views/utilization/time_axis_ticker.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepscope {
+
+struct UtilizationView::Panel {
+    QCPAxisRect *rect = nullptr;
+    QCPLegend *legend = nullptr;
+    QCPItemLine *crosshair = nullptr;
+    QCPItemRect *selection = nullptr;
+    std::vector<QCPGraph *> graphs;
+    std::vector<QColor> fills;  // per graph; alpha 0: none
+    UnitScale scale;
+};
+
+namespace {
+constexpr int kLegendWidth = 210;
+constexpr int64_t kEpochThresholdNs = 100'000'000'000'000'000;  // after 1973: an absolute time
+
+QString wallClock(int64_t ns, bool withMs) {
+    const QDateTime dt = QDateTime::fromMSecsSinceEpoch(ns / 1'000'000, Qt::UTC);
+    return dt.toString(withMs ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("yyyy-MM-dd HH:mm:ss")) +
+           QStringLiteral(" UTC");
+}
+} // namespace
+
+UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent)
+    : QWidget(parent), m_metrics(metrics), m_time(time), m_plot(new QCustomPlot(this)), m_header(new QLabel(this)),
+      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_commitTimer(new QTimer(this)) {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    layout->addWidget(m_header);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_empty, 1);
+    layout->addWidget(m_stats);
+    m_header->setTextFormat(Qt::PlainText);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setText(tr("No instance metrics in this session.\nImport an nvidia-smi CSV, nvidia-smi dmon, dcgmi dmon, "
+                        "SageMaker system metrics, CloudWatch CSV or sadf output to see GPU, CPU, memory, "
+                        "network and disk over time."));
+    m_plot->setMinimumHeight(200);
+    m_plot->setMouseTracking(true);
+    // Antialiasing is chosen per graph in refresh() (sparse steps: on; dense lines: off); listing
+    // aePlottables here would force it on for all.
+    m_plot->setAntialiasedElements(QCP::aeNone);
+    // Lines as separate segments: a polyline of thousands of points is stroked as one path, which
+    // alone costs tens of ms per graph.
+    m_plot->setPlottingHint(QCP::phFastPolylines, true);
+    // QCustomPlot's own buffered "overlay" layer holds crosshair, selection and legends, so hovering
+    // repaints only that layer.
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+    m_plot->installEventFilter(this);
+    m_commitTimer->setSingleShot(true);
+    m_commitTimer->setInterval(400);
+    connect(m_commitTimer, &QTimer::timeout, m_time, &TimeRangeController::commitHistory);
+
+    connect(m_metrics, &MetricSeriesModel::seriesChanged, this, &UtilizationView::rebuild);
+    connect(m_time, &TimeRangeController::rangeChanged, this, &UtilizationView::applyRange);
+    connect(m_time, &TimeRangeController::selectionChanged, this, &UtilizationView::applySelection);
+    connect(m_time, &TimeRangeController::fullRangeChanged, this, [this] {
+        updateOrigin();
+        refresh();
+    });
+    connect(m_plot, &QCustomPlot::mousePress, this, &UtilizationView::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &UtilizationView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &UtilizationView::onMouseRelease);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, &UtilizationView::onWheel);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &UtilizationView::onMouseDoubleClick);
+    rebuild();
+}
+
+UtilizationView::~UtilizationView() = default;
+
+void UtilizationView::updateOrigin() {
+    const NsRange full = m_time->fullRange();
+    m_origin = full.valid() ? full.start : m_metrics->extent().start;
+    if (m_rects.empty()) return;
+    QCPAxis *x = m_rects.back().rect->axis(QCPAxis::atBottom);
+    x->setLabel(m_origin > kEpochThresholdNs ? tr("time since %1").arg(wallClock(m_origin, false)) : tr("time since start"));
+}
+
+void UtilizationView::rebuild() {
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->plotLayout()->clear();
+    m_rects.clear();
+    m_panels = UtilizationPanels::group(*m_metrics);
+    m_severalRuns = UtilizationPanels::severalRuns(*m_metrics);
+    m_plot->setVisible(!m_panels.empty());
+    m_empty->setVisible(m_panels.empty());
+
+    auto *margins = new QCPMarginGroup(m_plot);
+    auto ticker = QSharedPointer<TimeAxisTicker>::create();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    QFont bold = small;
+    bold.setBold(true);
+    for (int p = 0; p < int(m_panels.size()); ++p) {
+        const UtilizationPanel &panel = m_panels[size_t(p)];
+        Panel ui;
+        ui.rect = new QCPAxisRect(m_plot);
+        m_plot->plotLayout()->addElement(p, 0, ui.rect);
+        ui.rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        ui.rect->setupFullAxesBox(false);
+        ui.rect->axis(QCPAxis::atTop)->setVisible(false);
+        ui.rect->axis(QCPAxis::atRight)->setVisible(false);
+        QCPAxis *x = ui.rect->axis(QCPAxis::atBottom), *y = ui.rect->axis(QCPAxis::atLeft);
+        x->setTicker(ticker);
+        x->setTickLabels(p + 1 == int(m_panels.size()));
+        x->setTickLabelFont(small);
+        y->setTickLabelFont(small);
+        x->grid()->setPen(QPen(QColor(0xe4, 0xe4, 0xe4), 0));
+        y->grid()->setPen(QPen(QColor(0xe4, 0xe4, 0xe4), 0));
+        y->ticker()->setTickCount(3);
+        for (QCPAxis *a : {x, y}) a->setBasePen(QPen(QColor(0x99, 0x99, 0x99), 0));
+        y->setPadding(4);
+
+        // Y range fixed per session so panning never rescales: 0..100 % (or the data's max).
+        double maxAbs = 0, minV = 0;
+        for (int s : panel.series) {
+            const MetricLod &lod = m_metrics->series(s).lod;
+            const MetricStats st = lod.statsOfIndices(0, lod.size());
+            maxAbs = std::max(maxAbs, st.max);
+            minV = std::min(minV, st.min);
+        }
+        ui.scale = MetricUnits::scaleFor(panel.unit, maxAbs);
+        const double top = panel.unit == QLatin1String("%") ? std::max(100.0, maxAbs * 1.05) : std::max(maxAbs * 1.12, 1e-9);
+        y->setRange(minV / ui.scale.divisor, top / ui.scale.divisor);
+        // Right-hand column per panel: bold title with the unit, then the legend, top-aligned.
+        auto *side = new QCPLayoutGrid;
+        m_plot->plotLayout()->addElement(p, 1, side);
+        side->setMinimumSize(kLegendWidth, 0);
+        side->setMaximumSize(kLegendWidth, QWIDGETSIZE_MAX);
+        side->setRowSpacing(0);
+        auto *title = new QCPTextElement(m_plot, panel.title + (ui.scale.suffix.isEmpty() ? QString() : QStringLiteral(", ") + ui.scale.suffix), bold);
+        title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        title->setMargins(QMargins(8, 2, 2, 3));
+        side->addElement(0, 0, title);
+        ui.legend = new QCPLegend;
+        side->addElement(1, 0, ui.legend);
+        side->addElement(2, 0, new QCPLayoutElement(m_plot));  // takes the remaining height
+        side->setRowStretchFactors({0.001, 0.001, 1});
+        ui.legend->setLayer(QStringLiteral("overlay"));
+        ui.legend->setFont(small);
+        ui.legend->setBorderPen(Qt::NoPen);
+        ui.legend->setBrush(Qt::NoBrush);
+        ui.legend->setMargins(QMargins(6, 0, 2, 2));
+        ui.legend->setRowSpacing(0);
+
+        for (int i = 0; i < int(panel.series.size()); ++i) {
+            const MetricSeriesInfo &info = m_metrics->series(panel.series[size_t(i)]).info;
+            QCPGraph *g = m_plot->addGraph(x, y);
+            const QColor c = UtilizationPanels::seriesColor(info, i);
+            g->setPen(QPen(c, 1.4));
+            QColor fill = c;
+            fill.setAlpha(panel.series.size() <= 2 && panel.unit == QLatin1String("%") ? (panel.series.size() == 1 ? 40 : 22) : 0);
+            ui.fills.push_back(fill);
+            g->removeFromLegend();
+            g->addToLegend(ui.legend);
+            ui.legend->itemWithPlottable(g)->setLayer(QStringLiteral("overlay"));  // hover repaints only this layer
+            ui.graphs.push_back(g);
+        }
+
+        ui.crosshair = new QCPItemLine(m_plot);
+        ui.selection = new QCPItemRect(m_plot);
+        for (QCPItemPosition *pos : {ui.crosshair->start, ui.crosshair->end, ui.selection->topLeft, ui.selection->bottomRight}) {
+            pos->setAxes(x, y);
+            pos->setAxisRect(ui.rect);
+            pos->setTypeX(QCPItemPosition::ptPlotCoords);
+            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        ui.crosshair->start->setCoords(0, 0);
+        ui.crosshair->end->setCoords(0, 1);
+        ui.crosshair->setPen(QPen(QColor(0x33, 0x33, 0x33, 170), 1, Qt::DashLine));
+        ui.selection->setPen(QPen(QColor(0x2f, 0x6f, 0xb5, 160), 1));
+        ui.selection->setBrush(QColor(0x2f, 0x6f, 0xb5, 38));
+        for (QCPAbstractItem *item : {static_cast<QCPAbstractItem *>(ui.crosshair), static_cast<QCPAbstractItem *>(ui.selection)}) {
+            item->setLayer(QStringLiteral("overlay"));
+            item->setClipAxisRect(ui.rect);
+            item->setClipToAxisRect(true);
+            item->setVisible(false);
+        }
+        m_rects.push_back(ui);
+    }
+    m_plot->plotLayout()->setColumnSpacing(0);
+    updateLegendNames(nullptr);
+    updateOrigin();
+    m_range = {};
+    applyRange(m_time->range().valid() ? m_time->range() : m_metrics->extent());
+    applySelection(m_time->selection());
+}
+
+void UtilizationView::updateLegendNames(const QStringList *values) {
+    int k = 0;
+    for (size_t p = 0; p < m_rects.size(); ++p)
+        for (size_t i = 0; i < m_rects[p].graphs.size(); ++i, ++k) {
+            const MetricSeries &s = m_metrics->series(m_panels[p].series[i]);
+            const QString label = UtilizationPanels::seriesLabel(s.info, m_severalRuns);
+            m_rects[p].graphs[i]->setName(values ? label + QStringLiteral("  ") + values->at(k).section(QStringLiteral(": "), 1)
+                                                 : label + QStringLiteral(" · ") + MetricUnits::period(s.info.periodNs));
+        }
+}
+
+void UtilizationView::applyRange(NsRange range) {
+    if (!range.valid()) {
+        const NsRange extent = m_metrics->extent();
+        range = extent.valid() ? extent : NsRange{extent.start, extent.start + 1'000'000'000};
+    }
+    m_range = range;
+    refresh();
+}
+
+void UtilizationView::refresh() {
+    if (m_rects.empty()) return;
+    const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
+    for (size_t p = 0; p < m_rects.size(); ++p) {
+        Panel &ui = m_rects[p];
+        ui.rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
+        const int width = ui.rect->width() > 10 ? ui.rect->width() : std::max(m_plot->width() - kLegendWidth - 60, 100);
+        for (size_t i = 0; i < ui.graphs.size(); ++i) {
+            SeriesPlotData::Result r = SeriesPlotData::make(m_metrics->series(m_panels[p].series[i]), m_range, width, m_origin,
+                                                            ui.scale.divisor);
+            ui.graphs[i]->setLineStyle(r.stepped ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
+            // Few segments: smooth 1.6 px antialiased steps. Many (dense columns, or steps at
+            // more than one per 4 px): Qt's fast 1 px cosmetic aliased stroker — a wide or
+            // antialiased pen is stroked as a filled outline, far over the frame budget.
+            const bool smooth = r.stepped && r.points.size() * 4 <= width;
+            QPen pen = ui.graphs[i]->pen();
+            pen.setWidthF(smooth ? 1.6 : 1.0);
+            pen.setCosmetic(!smooth);
+            ui.graphs[i]->setPen(pen);
+            ui.graphs[i]->setAntialiased(smooth);
+            // Sparse samples (zoomed in, or a one-off snapshot) get a dot at each sample instant.
+            const bool dots = r.stepped && r.points.size() * 8 <= width;
+            ui.graphs[i]->setScatterStyle(dots ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
+            // A soft fill under sparse steps; never under the dense per-pixel zigzag, whose
+            // self-intersecting polygon costs the raster engine hundreds of ms.
+            QColor fill = ui.fills[i];
+            ui.graphs[i]->setBrush(r.stepped && fill.alpha() > 0 ? QBrush(fill) : QBrush(Qt::NoBrush));
+            ui.graphs[i]->data()->set(r.points, true);
+        }
+    }
+    showRangeHeader();
+    m_plot->replot(QCustomPlot::rpRefreshHint);
+}
+
+void UtilizationView::showRangeHeader() {
+    const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
+    const double step = std::max(1e-3, std::pow(10.0, std::floor(std::log10(std::max(x1 - x0, 1e-9))) - 2));
+    m_header->setText(tr("Showing %1 – %2").arg(TimeAxisTicker::label(x0, step), TimeAxisTicker::label(x1, step)) +
+                      (m_origin > kEpochThresholdNs ? tr("   ·   0:00 = %1").arg(wallClock(m_origin, false)) : QString()) +
+                      tr("   ·   drag: select, wheel: zoom, shift-drag: pan, double-click: zoom to selection"));
+}
+
+void UtilizationView::resizeEvent(QResizeEvent *event) {
+    QWidget::resizeEvent(event);
+    QTimer::singleShot(0, this, [this] {
+        m_plot->plotLayout()->update(QCPLayoutElement::upLayout);  // new pixel widths → new buckets
+        refresh();
+    });
+}
+
+void UtilizationView::applySelection(NsRange selection) {
+    for (Panel &ui : m_rects) {
+        ui.selection->setVisible(selection.valid());
+        ui.selection->topLeft->setCoords(double(selection.start - m_origin) / 1e9, 0);
+        ui.selection->bottomRight->setCoords(double(selection.end - m_origin) / 1e9, 1);
+    }
+    const double s0 = double(selection.start - m_origin) / 1e9, s1 = double(selection.end - m_origin) / 1e9;
+    m_stats->setStats(tr("Selection %1 – %2 (%3 s): min / mean / max of the samples inside")
+                          .arg(TimeAxisTicker::label(s0, 0.001), TimeAxisTicker::label(s1, 0.001))
+                          .arg(s1 - s0, 0, 'g', 4),
+                      selectionStats());
+    // The table's height changed: lay out now, not on the next event-loop pass.
+    layout()->invalidate();
+    layout()->activate();
+    if (!m_rects.empty()) m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+std::vector<SeriesRangeStats> UtilizationView::selectionStats() const {
+    std::vector<SeriesRangeStats> out;
+    const NsRange sel = m_time->selection();
+    if (!sel.valid()) return out;
+    for (size_t p = 0; p < m_panels.size(); ++p)
+        for (int s : m_panels[p].series) {
+            const MetricSeriesInfo &info = m_metrics->series(s).info;
+            out.push_back({s, m_panels[p].title, UtilizationPanels::seriesLabel(info, m_severalRuns),
+                           MetricUnits::period(info.periodNs), m_metrics->stats(s, sel), m_rects[p].scale});
+        }
+    return out;
+}
+
+QStringList UtilizationView::showCrosshair(std::optional<int64_t> t) {
+    QStringList values;
+    for (size_t p = 0; p < m_rects.size(); ++p) {
+        Panel &ui = m_rects[p];
+        ui.crosshair->setVisible(t.has_value());
+        if (t) {
+            const double x = double(*t - m_origin) / 1e9;
+            ui.crosshair->start->setCoords(x, 0);
+            ui.crosshair->end->setCoords(x, 1);
+            for (int s : m_panels[p].series) {
+                const auto v = m_metrics->valueAt(s, *t);
+                values << UtilizationPanels::seriesLabel(m_metrics->series(s).info, m_severalRuns) + QStringLiteral(": ") +
+                              (v ? MetricUnits::format(*v, ui.scale) : QStringLiteral("–"));
+            }
+        }
+    }
+    updateLegendNames(t ? &values : nullptr);
+    if (t) {
+        const double x = double(*t - m_origin) / 1e9;
+        m_header->setText(tr("At %1").arg(TimeAxisTicker::label(x, 0.001)) +
+                          (m_origin > kEpochThresholdNs ? QStringLiteral("   (%1)").arg(wallClock(*t, true)) : QString()));
+    } else {
+        showRangeHeader();
+    }
+    if (!m_rects.empty()) m_plot->layer(QStringLiteral("overlay"))->replot();
+    return values;
+}
+
+} // namespace stepscope

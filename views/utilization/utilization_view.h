@@ -1,0 +1,99 @@
+#pragma once
+// UtilizationView: the machine's vital signs as stacked charts (GPU utilization per GPU, GPU memory,
+// CPU machine/mean/busiest core, host memory, network, disk, I/O wait — only panels with data)
+// sharing one time axis that follows the shared TimeRangeController. Hovering draws a crosshair
+// through every panel and shows each series' value at that instant in the legends; a left-drag
+// selects a range (published as the controller's selection) and lists min/mean/max per series;
+// the wheel zooms, a middle- or shift-drag pans. Each legend entry shows the series' sampling
+// period. Created by MainWindow in the "Utilization" dock; data comes from MetricSeriesModel.
+
+#include "models/metrics/metric_series_model.h"
+#include "models/metrics/metric_units.h"
+#include "models/qt/time_range_controller.h"
+#include "views/utilization/utilization_panels.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPGraph;
+class QCPItemLine;
+class QCPItemRect;
+class QCPLegend;
+class QLabel;
+class QMouseEvent;
+class QWheelEvent;
+class QTimer;
+
+namespace stepscope {
+
+class RangeStatsTable;
+
+struct SeriesRangeStats {
+    int series = 0;  // model index
+    QString panel, label, period;
+    MetricStats stats;  // in stored units
+    UnitScale scale;    // how the panel shows them
+};
+
+class UtilizationView : public QWidget {
+    Q_OBJECT
+public:
+    UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent = nullptr);
+    ~UtilizationView() override;
+
+    QCustomPlot *plot() const { return m_plot; }
+    const std::vector<UtilizationPanel> &panels() const { return m_panels; }
+    NsRange shownRange() const { return m_range; }
+    int64_t originNs() const { return m_origin; }
+
+    // Crosshair at instant t (what hovering does); nullopt hides it. Returns "label: value" per
+    // series, in panel order ("–" where the series has no sample at that instant).
+    QStringList showCrosshair(std::optional<int64_t> t);
+    // min/mean/max of every shown series over the controller's selection (empty when none).
+    std::vector<SeriesRangeStats> selectionStats() const;
+    // Re-fetches the points for the current range and width and replots now (benchmarks time it).
+    void refresh();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    struct Panel;
+    void rebuild();
+    void applyRange(NsRange range);
+    void applySelection(NsRange selection);
+    void updateOrigin();
+    int64_t nsAt(double pixelX) const;
+    QCPAxisRect *rectAt(const QPointF &pos) const;
+    void onMousePress(QMouseEvent *e);
+    void onMouseMove(QMouseEvent *e);
+    void onMouseRelease(QMouseEvent *e);
+    void onWheel(QWheelEvent *e);
+    void onMouseDoubleClick(QMouseEvent *e);
+    void updateLegendNames(const QStringList *values);
+    void showRangeHeader();
+
+    MetricSeriesModel *m_metrics;
+    TimeRangeController *m_time;
+    QCustomPlot *m_plot;
+    QLabel *m_header;
+    QLabel *m_empty;
+    RangeStatsTable *m_stats;
+    QTimer *m_commitTimer;
+    std::vector<UtilizationPanel> m_panels;
+    std::vector<Panel> m_rects;
+    bool m_severalRuns = false;
+    NsRange m_range;
+    int64_t m_origin = 0;
+    // Mouse gesture state.
+    enum class Drag { None, Select, Pan } m_drag = Drag::None;
+    int64_t m_dragStartNs = 0;
+    double m_dragStartX = 0;
+    NsRange m_dragStartRange;
+};
+
+} // namespace stepscope
