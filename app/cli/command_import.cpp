@@ -66,7 +66,7 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
 } // namespace
 
 int runImport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"-o", "--output", "--offset"});
+    ArgumentList a(args, {"-o", "--output", "--offset", "--run"});
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     const std::vector<std::string> offsetTexts = a.values("--offset");
     if (!a.ok() || (a.positional().empty() && offsetTexts.empty()) || !output) {
@@ -101,7 +101,7 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         int code = Ok;
         if (!inputs.empty()) {
             ImportSummary summary;
-            code = importInto(store, inputs, io, &summary);
+            code = importInto(store, inputs, io, &summary, ImportOptions{a.value("--run").value_or("")});
             io.out << "session: " << *output << "\n";
             for (const SourceSummary &s : summary.sources) {
                 const char *status = s.status == SourceStatus::Ok ? "ok" : s.status == SourceStatus::Partial ? "partial" : "failed";

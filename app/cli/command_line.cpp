@@ -9,11 +9,15 @@ std::string helpText() {
 
 Usage:
   stepscope [PATH...]                       open the GUI (PATH: logdir, trace file, metrics file, or .stepscope)
-  stepscope import PATH... -o S.stepscope   build a session file, print a summary
+  stepscope import PATH... -o S.stepscope [--run NAME|all] [--offset SOURCE=±DURATION]...
+                                            build a session file, print a summary
   stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
-                   [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv]
-  stepscope export PATH... --view timeline|steps|ops|utilization|window [--steps A-B | --range T0:T1]
-                   [--annotate "TEXT"] [--size WxH] -o FILE.png|.svg|.pdf
+                   [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv] [--run NAME|all]
+                   [--screenshots DIR]   (markdown: one annotated screenshot per finding)
+  stepscope export PATH... --view timeline|steps|ops|findings|utilization|session|log|window
+                   [--steps A-B | --range T0:T1] [--run NAME|all]
+                   [--annotate "TEXT"] [--size WxH] [--scale 2] [--no-caption] -o FILE.png|.svg|.pdf
+  stepscope export --list-views
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)
   stepscope --help | --version
 

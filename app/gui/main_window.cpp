@@ -11,6 +11,9 @@
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/timeline_view.h"
+#include "models/metrics/metric_series_model.h"
+#include "views/utilization/clock_offset_dialog.h"
+#include "views/utilization/utilization_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -93,7 +96,9 @@ void MainWindow::buildDocks() {
     m_log = static_cast<ImportLogView *>(createView("log", this));
     m_ops = createView("ops", this);
     m_findings = createView("findings", this);
+    m_utilization = createView("utilization", this);
     addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
+    QDockWidget *utilDock = addDock(tr("Utilization"), "utilizationDock", m_utilization, Qt::BottomDockWidgetArea);
     QDockWidget *sessionDock = addDock(tr("Session"), "sessionDock", m_overview, Qt::RightDockWidgetArea);
     m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
     QDockWidget *detailsDock = addDock(tr("Details"), "detailsDock", m_details, Qt::RightDockWidgetArea);
@@ -106,7 +111,8 @@ void MainWindow::buildDocks() {
     // Findings sit beside the step chart: the verdict and the evidence are read together. (Split
     // before tabifying: splitting a tabbed dock would only add another tab.)
     splitDockWidget(findChild<QDockWidget *>("stepsDock"), findingsDock, Qt::Horizontal);
-    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), opsDock);
+    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), utilDock);
+    tabifyDockWidget(utilDock, opsDock);
     tabifyDockWidget(opsDock, m_logDock);
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
@@ -115,11 +121,15 @@ void MainWindow::buildDocks() {
     m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
 }
 
-QStringList MainWindow::viewNames() { return {"timeline", "steps", "ops", "findings", "session", "log"}; }
+QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log"}; }
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "timeline") return new TimelinePaneView(m_session, m_time, parent);
     if (name == "steps") return new StepTimeView(m_session, m_time, parent);
+    if (name == "utilization") {
+        if (!m_metrics) m_metrics = new MetricSeriesModel(m_session, this);  // one per window, shared
+        return new UtilizationView(m_metrics, m_time, parent);
+    }
     if (name == "ops") return new OpStatsView(m_session, m_time, parent);
     if (name == "findings") return new FindingsView(m_session, m_time, parent);
     if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
@@ -132,6 +142,7 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
     if (name == "session") return m_overview;
     if (name == "log") return m_log;
     if (name == "ops") return m_ops;
+    if (name == "utilization") return m_utilization;
     if (name == "findings") return m_findings;
     if (name == "central" || name == "timeline") return m_central;
     if (name == "details") return m_details;
@@ -157,6 +168,11 @@ void MainWindow::buildMenus() {
         if (!files.isEmpty()) addToSession(files);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Clock Offsets…"), this, [this] {
+        if (!m_session->isOpen()) return;
+        ClockOffsetDialog dialog(m_session, this);
+        dialog.exec();
+    });
     file->addSeparator();
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
     file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("timeline")); });

@@ -20,6 +20,7 @@ class StepTimeView;
 class SessionOverviewView;
 class ImportLogView;
 class TimelinePaneView;
+class MetricSeriesModel;
 class SliceDetailsView;
 }
 
@@ -85,6 +86,8 @@ private:
     TimelinePaneView *m_timeline = nullptr;
     SliceDetailsView *m_details = nullptr;
     QWidget *m_ops = nullptr;
+    QWidget *m_utilization = nullptr;
+    MetricSeriesModel *m_metrics = nullptr;
     QSpinBox *m_batchSize = nullptr;
     QWidget *m_findings = nullptr;
     AnnotationDocks *m_annotations = nullptr;  // Annotations and Saved views docks, Annotate menu
