@@ -11,6 +11,7 @@
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/timeline_view.h"
+#include "models/annotations/annotation_model.h"
 #include "models/metrics/metric_series_model.h"
 #include "views/utilization/clock_offset_dialog.h"
 #include "views/utilization/utilization_view.h"
@@ -107,6 +108,8 @@ void MainWindow::buildDocks() {
     // Selecting a slice brings its details forward.
     connect(m_timeline->timeline(), &TimelineView::sliceSelected, detailsDock, [detailsDock] { detailsDock->raise(); });
     QDockWidget *opsDock = addDock(tr("Op statistics"), "opsDock", m_ops, Qt::BottomDockWidgetArea);
+    // Selecting an op highlights its occurrences in the timeline (its search finds them by name).
+    connect(static_cast<OpStatsView *>(m_ops), &OpStatsView::opSelected, m_timeline, [this](const QString &n, int) { m_timeline->search(n); });
     QDockWidget *findingsDock = addDock(tr("Findings"), "findingsDock", m_findings, Qt::BottomDockWidgetArea);
     // Findings sit beside the step chart: the verdict and the evidence are read together. (Split
     // before tabifying: splitting a tabbed dock would only add another tab.)
@@ -128,7 +131,9 @@ QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "steps") return new StepTimeView(m_session, m_time, parent);
     if (name == "utilization") {
         if (!m_metrics) m_metrics = new MetricSeriesModel(m_session, this);  // one per window, shared
-        return new UtilizationView(m_metrics, m_time, parent);
+        auto *view = new UtilizationView(m_metrics, m_time, parent);
+        view->setAnnotations(AnnotationModel::of(m_session));
+        return view;
     }
     if (name == "ops") return new OpStatsView(m_session, m_time, parent);
     if (name == "findings") return new FindingsView(m_session, m_time, parent);

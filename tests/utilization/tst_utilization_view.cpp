@@ -5,6 +5,7 @@
 
 #include "tests/test_support.h"
 #include "tests/utilization/utilization_fixture.h"
+#include "models/annotations/annotation_model.h"
 #include "views/utilization/range_stats_table.h"
 
 #include <QSignalSpy>
@@ -192,6 +193,30 @@ private slots:
         const QString png = f.savePng(QStringLiteral("utilization_demo"));
         QVERIFY(!png.isEmpty());
         QVERIFY(QFileInfo(png).size() > 20000);
+    }
+
+    void annotationsAppearOnEveryPanel() {
+        test::UtilizationFixture f;
+        f.openSynthetic(1, synth::Bottleneck::Input);
+        const int panels = int(f.view->panels().size());
+        QVERIFY(panels >= 2);
+        AnnotationModel *notes = AnnotationModel::of(&f.session);
+        f.view->setAnnotations(notes);
+        QCOMPARE(f.view->annotationItemCount(), 0);
+        const NsRange full = f.time.fullRange();
+        Annotation a;
+        a.startNs = full.start + full.duration() / 4;
+        a.endNs = full.start + full.duration() / 2;
+        a.text = "GPU idle while the loader reads";
+        QVERIFY(notes->add(a) > 0);
+        // A band, a strip and a label per panel, each clipped to and placed on that panel's axes.
+        QCOMPARE(f.view->annotationItemCount(), 3 * panels);
+        QSet<QCPAxisRect *> rects;
+        for (int i = 0; i < f.view->plot()->itemCount(); ++i)
+            if (auto *t = qobject_cast<QCPItemText *>(f.view->plot()->item(i)); t && t->text() == QString::fromStdString(a.text))
+                rects.insert(t->clipAxisRect());
+        QCOMPARE(int(rects.size()), panels);
+        QVERIFY(!f.savePng(QStringLiteral("utilization_annotated")).isEmpty());
     }
 };
 

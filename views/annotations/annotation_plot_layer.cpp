@@ -23,7 +23,21 @@ AnnotationPlotLayer::KeyRange AnnotationPlotLayer::timeKeys(std::function<int64_
     };
 }
 
+QCPAxis *AnnotationPlotLayer::keyAxis() const {
+    return m_rect ? m_rect->axis(QCPAxis::atBottom) : m_plot->xAxis;
+}
+
+void AnnotationPlotLayer::place(QCPAbstractItem *item) const {
+    if (!m_rect) return;
+    item->setClipAxisRect(m_rect);
+    for (QCPItemPosition *pos : item->positions()) {
+        pos->setAxes(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+        pos->setAxisRect(m_rect);
+    }
+}
+
 void AnnotationPlotLayer::refresh() {
+    if (!keyAxis()) return;
     for (QCPAbstractItem *item : m_items) m_plot->removeItem(item);
     m_items.clear();
     m_ranges.clear();
@@ -35,7 +49,7 @@ void AnnotationPlotLayer::refresh() {
         m_ranges.push_back({{lo, hi}, a.id});
         const QColor c = AnnotationPainter::color(a);
         QColor band = c;
-        const bool everything = hi - lo >= 0.9 * m_plot->xAxis->range().size();  // a note over it all only tints
+        const bool everything = hi - lo >= 0.9 * keyAxis()->range().size();  // a note over it all only tints
         band.setAlpha(hi > lo ? (everything ? 14 : 38) : 0);
         auto *rect = new QCPItemRect(m_plot);
         rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -44,6 +58,7 @@ void AnnotationPlotLayer::refresh() {
         rect->bottomRight->setCoords(hi, 1);
         rect->setPen(hi > lo ? QPen(c, 1) : QPen(c, 2));
         rect->setBrush(band);
+        place(rect);
         m_items.push_back(rect);
         auto *strip = new QCPItemRect(m_plot);
         strip->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -52,6 +67,7 @@ void AnnotationPlotLayer::refresh() {
         strip->bottomRight->setCoords(hi, 0.025);
         strip->setPen(QPen(c, 1));
         strip->setBrush(c);
+        place(strip);
         m_items.push_back(strip);
         auto *label = new QCPItemText(m_plot);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -68,13 +84,14 @@ void AnnotationPlotLayer::refresh() {
         label->setPen(QPen(c.darker(130)));
         label->setPadding(QMargins(4, 1, 4, 1));
         label->setColor(QColor(30, 32, 36));
+        place(label);
         m_items.push_back(label);
     }
 }
 
 int64_t AnnotationPlotLayer::annotationAtPixel(double x) const {
-    const double key = m_plot->xAxis->pixelToCoord(x);
-    const double slack = std::abs(m_plot->xAxis->pixelToCoord(x + 3) - key);
+    const double key = keyAxis()->pixelToCoord(x);
+    const double slack = std::abs(keyAxis()->pixelToCoord(x + 3) - key);
     for (const auto &[range, id] : m_ranges)
         if (key >= range.first - slack && key <= range.second + slack) return id;
     return 0;

@@ -17,6 +17,8 @@
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPAxis;
+class QCPAxisRect;
 class QMenu;
 
 namespace stepscope {
@@ -32,6 +34,9 @@ public:
     // For charts whose key is seconds since `originNs()` (read on every refresh).
     static KeyRange timeKeys(std::function<int64_t()> originNs, double nsPerKey = 1e9);
 
+    // Charts with several axis rects (the utilization panels) give each layer its own rect;
+    // by default the plot's main axes are used.
+    void setAxisRect(QCPAxisRect *rect) { m_rect = rect; }
     void refresh();
     int itemCount() const { return int(m_items.size()); }
     // The note drawn at plot pixel x (its band), 0 when none.
@@ -40,7 +45,11 @@ public:
     void addMenuActions(QMenu &menu, QWidget *parent, double pixelX, int64_t startNs, int64_t endNs, const QString &what);
 
 private:
+    QCPAxis *keyAxis() const;
+    void place(QCPAbstractItem *item) const;
+
     QCustomPlot *m_plot;
+    QCPAxisRect *m_rect = nullptr;
     AnnotationModel *m_model;
     KeyRange m_keys;
     std::vector<QCPAbstractItem *> m_items;

@@ -1,5 +1,7 @@
 #include "views/utilization/utilization_view.h"
 
+#include "views/annotations/annotation_plot_layer.h"
+
 #include "views/utilization/range_stats_table.h"
 #include "views/utilization/series_plot_data.h"
 #include "views/utilization/time_axis_ticker.h"
@@ -73,6 +75,7 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     connect(m_time, &TimeRangeController::selectionChanged, this, &UtilizationView::applySelection);
     connect(m_time, &TimeRangeController::fullRangeChanged, this, [this] {
         updateOrigin();
+        for (auto &layer : m_noteLayers) layer->refresh();  // keys are seconds since the origin
         refresh();
     });
     connect(m_plot, &QCustomPlot::mousePress, this, &UtilizationView::onMousePress);
@@ -93,7 +96,42 @@ void UtilizationView::updateOrigin() {
     x->setLabel(m_origin > kEpochThresholdNs ? tr("time since %1").arg(wallClock(m_origin, false)) : tr("time since start"));
 }
 
+void UtilizationView::setAnnotations(AnnotationModel *notes) {
+    m_notes = notes;
+    if (m_notes)
+        connect(m_notes, &AnnotationModel::changed, this, [this] {
+            for (auto &layer : m_noteLayers) layer->refresh();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        });
+    rebuildNoteLayers();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int UtilizationView::annotationItemCount() const {
+    int n = 0;
+    for (const auto &layer : m_noteLayers) n += layer->itemCount();
+    return n;
+}
+
+void UtilizationView::rebuildNoteLayers() {
+    m_noteLayers.clear();  // their items belong to the plot, which clears them with the panels
+    if (!m_notes) return;
+    for (Panel &ui : m_rects) {
+        auto layer = std::make_unique<AnnotationPlotLayer>(m_plot, m_notes, AnnotationPlotLayer::timeKeys([this] { return m_origin; }));
+        layer->setAxisRect(ui.rect);
+        layer->refresh();
+        m_noteLayers.push_back(std::move(layer));
+    }
+}
+
+AnnotationPlotLayer *UtilizationView::noteLayerFor(QCPAxisRect *rect) const {
+    for (size_t p = 0; p < m_rects.size() && p < m_noteLayers.size(); ++p)
+        if (m_rects[p].rect == rect) return m_noteLayers[p].get();
+    return nullptr;
+}
+
 void UtilizationView::rebuild() {
+    m_noteLayers.clear();
     m_plot->clearPlottables();
     m_plot->clearItems();
     m_plot->plotLayout()->clear();
@@ -199,6 +237,7 @@ void UtilizationView::rebuild() {
     m_plot->plotLayout()->setColumnSpacing(0);
     updateLegendNames(nullptr);
     updateOrigin();
+    rebuildNoteLayers();
     m_range = {};
     applyRange(m_time->range().valid() ? m_time->range() : m_metrics->extent());
     applySelection(m_time->selection());

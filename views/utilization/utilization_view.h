@@ -30,6 +30,8 @@ class QTimer;
 namespace stepscope {
 
 class RangeStatsTable;
+class AnnotationModel;
+class AnnotationPlotLayer;
 
 struct SeriesRangeStats {
     int series = 0;  // model index
@@ -56,6 +58,9 @@ public:
     std::vector<SeriesRangeStats> selectionStats() const;
     // Re-fetches the points for the current range and width and replots now (benchmarks time it).
     void refresh();
+    // Draws the session's notes on every panel and offers "Annotate…" on right-click.
+    void setAnnotations(AnnotationModel *notes);
+    int annotationItemCount() const;
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -64,6 +69,8 @@ protected:
 private:
     struct Panel;
     void rebuild();
+    void rebuildNoteLayers();
+    AnnotationPlotLayer *noteLayerFor(QCPAxisRect *rect) const;
     void applyRange(NsRange range);
     void applySelection(NsRange selection);
     void updateOrigin();
@@ -88,6 +95,8 @@ private:
     std::vector<Panel> m_rects;
     bool m_severalRuns = false;
     NsRange m_range;
+    AnnotationModel *m_notes = nullptr;
+    std::vector<std::unique_ptr<AnnotationPlotLayer>> m_noteLayers;  // one per panel
     int64_t m_origin = 0;
     // Mouse gesture state.
     enum class Drag { None, Select, Pan } m_drag = Drag::None;

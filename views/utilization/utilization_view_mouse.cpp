@@ -3,6 +3,10 @@
 
 #include "views/utilization/utilization_view.h"
 
+#include "views/annotations/annotation_plot_layer.h"
+
+#include <QMenu>
+
 #include <QMouseEvent>
 #include <QTimer>
 #include <QWheelEvent>
@@ -29,7 +33,20 @@ int64_t UtilizationView::nsAt(double pixelX) const {
 }
 
 void UtilizationView::onMousePress(QMouseEvent *e) {
-    if (!rectAt(e->position())) return;
+    QCPAxisRect *rect = rectAt(e->position());
+    if (!rect) return;
+    if (e->button() == Qt::RightButton && m_notes) {
+        // Annotate the selection when the click is inside it, else the instant under the cursor.
+        const int64_t t = nsAt(e->position().x());
+        const NsRange sel = m_time->selection();
+        const bool inSel = sel.valid() && t >= sel.start && t <= sel.end;
+        QMenu menu(this);
+        if (AnnotationPlotLayer *layer = noteLayerFor(rect))
+            layer->addMenuActions(menu, this, e->position().x(), inSel ? sel.start : t, inSel ? sel.end : t,
+                                  inSel ? tr("Selection") : tr("Instant"));
+        if (!menu.isEmpty()) menu.exec(e->globalPosition().toPoint());
+        return;
+    }
     m_dragStartX = e->position().x();
     m_dragStartNs = nsAt(m_dragStartX);
     m_dragStartRange = m_range;
