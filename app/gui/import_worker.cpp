@@ -19,7 +19,7 @@ ImportWorker::~ImportWorker() {
     m_thread.wait();
 }
 
-void ImportWorker::start(const QString &sessionPath, const QStringList &inputs) {
+void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options) {
     if (m_busy) return;
     m_busy = true;
     m_cancel = false;
@@ -30,7 +30,7 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs) 
     // A context object living in the worker thread runs the import there.
     auto *context = new QObject;
     context->moveToThread(&m_thread);
-    QMetaObject::invokeMethod(context, [this, self, context, paths, session] {
+    QMetaObject::invokeMethod(context, [this, self, context, paths, session, options] {
         ImportOutcome outcome;
         try {
             SessionStore store(session);
@@ -42,7 +42,7 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs) 
                 if (bucket == lastEmit) return;
                 lastEmit = bucket;
                 emit progress(done, total, QString::fromStdString(file));
-            });
+            }, options);
             // Precompute the timeline's level-of-detail cache here, off the GUI thread.
             if (!outcome.summary.cancelled) TimelineLodWriter(store).ensure();
         } catch (const std::exception &e) {

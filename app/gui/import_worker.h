@@ -25,7 +25,7 @@ public:
     ~ImportWorker() override;
 
     bool busy() const { return m_busy; }
-    void start(const QString &sessionPath, const QStringList &inputs);
+    void start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {});
     void cancel() { m_cancel = true; }
 
 signals:

@@ -16,7 +16,10 @@
 #include "views/utilization/clock_offset_dialog.h"
 #include "views/utilization/utilization_view.h"
 
+#include "importers/xplane/profile_run_selector.h"
+
 #include <QAction>
+#include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCryptographicHash>
@@ -300,8 +303,13 @@ void MainWindow::openPaths(const QStringList &paths) {
             return;
         }
     }
+    const std::optional<ImportOptions> options = chooseProfileRun(paths);
+    if (!options) return;
     for (const QString &p : paths) addRecent(QFileInfo(p).absoluteFilePath());
-    startImport(sessionPathFor(paths), paths);
+    // Each profile run of a logdir gets a session of its own, so switching runs never mixes them.
+    QStringList key = paths;
+    if (!options->profileRun.empty()) key << QStringLiteral("run:") + QString::fromStdString(options->profileRun);
+    startImport(sessionPathFor(key), paths, *options);
 }
 
 void MainWindow::addToSession(const QStringList &paths) {
@@ -324,7 +332,39 @@ void MainWindow::openSession(const QString &file) {
     }
 }
 
-void MainWindow::startImport(const QString &sessionPath, const QStringList &inputs) {
+std::optional<ImportOptions> MainWindow::chooseProfileRun(const QStringList &inputs) {
+    std::vector<std::filesystem::path> files;
+    for (const QString &in : inputs) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(in.toStdString(), ec)) continue;
+        for (auto it = std::filesystem::recursive_directory_iterator(in.toStdString(), ec);
+             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+            if (it->is_regular_file(ec)) files.push_back(it->path());
+    }
+    const ProfileRunChoice choice = ProfileRunSelector::choose(files);
+    if (choice.runs.size() < 2) return ImportOptions{};
+    // Newest (the default choice) first, then the others from newest to oldest.
+    QStringList runs;
+    for (const std::string &r : choice.chosen) runs << QString::fromStdString(r);
+    for (auto it = choice.runs.rbegin(); it != choice.runs.rend(); ++it)
+        if (!runs.contains(QString::fromStdString(*it))) runs << QString::fromStdString(*it);
+    QString picked;
+    if (m_runChooser) {
+        picked = m_runChooser(runs);
+    } else {
+        bool ok = false;
+        QStringList items = runs;
+        items << tr("all runs");
+        const QString item = QInputDialog::getItem(this, tr("Profile run"),
+            tr("This logdir holds %n profile runs. Import which one?", nullptr, int(runs.size())), items, 0, false, &ok);
+        if (!ok) return std::nullopt;
+        picked = item == tr("all runs") ? QStringLiteral("all") : item;
+    }
+    if (picked.isEmpty()) return std::nullopt;
+    return ImportOptions{picked.toStdString()};
+}
+
+void MainWindow::startImport(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options) {
     if (m_worker->busy()) {
         statusBar()->showMessage(tr("An import is already running"), 3000);
         return;
@@ -338,7 +378,7 @@ void MainWindow::startImport(const QString &sessionPath, const QStringList &inpu
     m_progress->setFormat(tr("Importing…"));
     m_progress->show();
     m_cancel->show();
-    m_worker->start(sessionPath, inputs);
+    m_worker->start(sessionPath, inputs, options);
 }
 
 void MainWindow::onImportFinished(const ImportOutcome &outcome) {

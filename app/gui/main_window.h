@@ -8,6 +8,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <optional>
+
 class QLabel;
 class QProgressBar;
 class QToolButton;
@@ -54,6 +57,10 @@ public:
     QString lastError() const { return m_lastError; }
     int warningBadgeCount() const { return m_warningCount; }
     static QString sessionPathFor(const QStringList &inputs);
+    // Asked when a logdir holds several profile runs: gets the runs (newest first) and returns the
+    // one to import, "all", or an empty string to cancel. Default: a dialog; tests replace it.
+    using RunChooser = std::function<QString(const QStringList &runsNewestFirst)>;
+    void setRunChooser(RunChooser chooser) { m_runChooser = std::move(chooser); }
 
 signals:
     void importFinished(bool ok);
@@ -68,7 +75,9 @@ private:
     void buildDocks();
     void buildStatusBar();
     void buildToolBar();
-    void startImport(const QString &sessionPath, const QStringList &inputs);
+    void startImport(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {});
+    // Which profile run to import when the inputs hold several; nullopt when the user cancelled.
+    std::optional<ImportOptions> chooseProfileRun(const QStringList &inputs);
     void onImportFinished(const ImportOutcome &outcome);
     void addRecent(const QString &path);
     void rebuildRecentMenu();
@@ -100,6 +109,7 @@ private:
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     Mode m_mode;
+    RunChooser m_runChooser;
     QString m_pendingSession;
     QStringList m_pendingInputs;
     QString m_lastError;

@@ -4,6 +4,7 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
+#include "app/synth/xplane_logdir_writer.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 #include "views/steps/step_time_view.h"
@@ -77,6 +78,33 @@ private slots:
         QVERIFY(w.session()->isOpen());
         SessionReader reader(*w.session()->store());
         QCOMPARE(int(reader.sources().size()), 2);
+    }
+
+    void logdirWithSeveralRunsAsksWhichOne() {
+        // Two profile captures in one TensorBoard logdir: the user is asked (newest offered first)
+        // and only the run picked is imported.
+        QTemporaryDir dir;
+        const std::filesystem::path logdir = dir.path().toStdString();
+        synth::SyntheticProfileOptions o;
+        o.steps = 3;
+        const auto older = synth::writeXPlaneLogdir(o, logdir);
+        o.epochStartNs += int64_t(3600) * 1000000000;  // an hour later: a newer run folder
+        const auto newer = synth::writeXPlaneLogdir(o, logdir);
+        gui::MainWindow w;
+        QStringList offered;
+        w.setRunChooser([&](const QStringList &runs) {
+            offered = runs;
+            return runs.last();  // pick the older one
+        });
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({dir.path()});
+        QVERIFY(done.wait(120000));
+        QCOMPARE(offered.size(), 2);
+        QCOMPARE(offered.first().toStdString(), newer.file.parent_path().filename().string());
+        SessionReader reader(*w.session()->store());
+        const auto sources = reader.sources();
+        QCOMPARE(int(sources.size()), 1);
+        QVERIFY2(sources[0].path.find(older.file.parent_path().filename().string()) != std::string::npos, sources[0].path.c_str());
     }
 
     void missingPathGivesErrorNamingIt() {
