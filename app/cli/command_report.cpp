@@ -40,6 +40,7 @@ int runReport(const std::vector<std::string> &args, Streams io) {
             const long long v = std::stoll(*bs);
             if (v <= 0) throw std::invalid_argument("not positive");
             options.batchSize = v;
+            options.batchSizeSource = "cli";
         } catch (const std::exception &) {
             io.err << "stepscope report: --batch-size wants a positive integer, got '" << *bs << "'\n";
             return Usage;

@@ -86,6 +86,7 @@ private:
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
+    Mode m_mode;
     SessionModel *m_session;
     TimeRangeController *m_time;
     ImportWorker *m_worker;
@@ -108,7 +109,6 @@ private:
     QToolButton *m_cancel = nullptr;
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
-    Mode m_mode;
     RunChooser m_runChooser;
     QString m_pendingSession;
     QStringList m_pendingInputs;

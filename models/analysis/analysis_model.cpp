@@ -35,6 +35,7 @@ const RunAnalysis *AnalysisModel::analysis(int64_t runId) {
             if (run.id == runId) {
                 AnalysisOptions o;
                 o.batchSize = batchSize();
+                o.batchSizeSource = "session";
                 auto a = std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(run, o));
                 return m_cache.emplace(runId, std::move(a)).first->second.get();
             }

@@ -1,6 +1,24 @@
 #include "models/analysis/op_stats_table_model.h"
 
+#include <limits>
+
 namespace stepscope {
+
+namespace {
+// "[128,1,1]" -> "128, 1, 1"; "varies" and "" unchanged.
+QString kernelText(const std::string &v) {
+    QString s = QString::fromStdString(v);
+    if (s.startsWith(QLatin1Char('[')) && s.endsWith(QLatin1Char(']'))) s = s.mid(1, s.size() - 2).replace(QLatin1Char(','), QLatin1String(", "));
+    return s;
+}
+
+// A number sorts as a number; "varies" and "" as text.
+QVariant kernelNumber(const std::string &v) {
+    bool ok = false;
+    const qlonglong n = QString::fromStdString(v).toLongLong(&ok);
+    return ok ? QVariant(n) : QVariant(QString::fromStdString(v));
+}
+} // namespace
 
 void OpStatsTableModel::setOps(std::vector<OpStat> ops) {
     beginResetModel();
@@ -47,21 +65,29 @@ QVariant OpStatsTableModel::data(const QModelIndex &index, int role) const {
     case Max: sortValue = ms(double(o->maxNs)); break;
     case TotalPct: sortValue = 100.0 * double(o->totalNs) / sideTotal; break;
     case SelfPct: sortValue = 100.0 * double(o->selfNs) / sideTotal; break;
+    case Grid: sortValue = kernelText(o->kernel.grid); break;
+    case Block: sortValue = kernelText(o->kernel.block); break;
+    case Registers: sortValue = kernelNumber(o->kernel.registers); break;
+    case SharedMemory: sortValue = kernelNumber(o->kernel.sharedMemory); break;
     }
+    if (role == SortRole && (index.column() == Registers || index.column() == SharedMemory) &&
+        sortValue.typeId() == QMetaType::QString)  // "varies" after every number, "" before
+        return sortValue.toString().isEmpty() ? qlonglong(-1) : std::numeric_limits<qlonglong>::max();
     if (role == SortRole) return sortValue;
     if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(o->name);
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return index.column() >= Count && index.column() != Grid && index.column() != Block ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     if (index.column() >= Total && index.column() <= Max) return QString::number(sortValue.toDouble(), 'f', 3);
-    if (index.column() >= TotalPct) return QString::number(sortValue.toDouble(), 'f', 1);
+    if (index.column() == TotalPct || index.column() == SelfPct) return QString::number(sortValue.toDouble(), 'f', 1);
     return sortValue;
 }
 
 QVariant OpStatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char *names[] = {"Name", "Side", "Device", "Count", "Total (ms)", "Self (ms)", "Mean (ms)",
-                                  "Min (ms)", "Max (ms)", "Total %", "Self %"};
+                                  "Min (ms)", "Max (ms)", "Total %", "Self %", "Grid", "Block",
+                                  "Registers", "Shared mem (B)"};
     return tr(names[section]);
 }
 

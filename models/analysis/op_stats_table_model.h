@@ -1,6 +1,7 @@
 #pragma once
 // OpStatsTableModel shows a run's op statistics (OpStatsAnalyzer) as a table: name, side, device,
-// count, total, self, mean, min, max (ms) and total/self as % of the side's total. The side filter
+// count, total, self, mean, min, max (ms), total/self as % of the side's total and, for GPU kernels,
+// the recorded grid, block, registers per thread and shared memory (bytes). The side filter
 // shows host ops, device ops or both. Read by OpStatsView through a sort/filter proxy.
 
 #include "models/analysis/op_stats_analyzer.h"
@@ -12,7 +13,8 @@ namespace stepscope {
 class OpStatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Side, Device, Count, Total, Self, Mean, Min, Max, TotalPct, SelfPct, ColumnCount };
+    enum Column { Name, Side, Device, Count, Total, Self, Mean, Min, Max, TotalPct, SelfPct, Grid, Block, Registers, SharedMemory,
+                  ColumnCount };
     enum class SideFilter { All, Host, Device };
     static constexpr int SortRole = Qt::UserRole + 1;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace stepscope {
 
@@ -38,6 +39,22 @@ Report ReportBuilder::build(const ReportOptions &options) const {
     ao.firstStep = options.firstStep;
     ao.lastStep = options.lastStep;
     ao.batchSize = options.batchSize;
+    {
+        std::optional<int64_t> saved;
+        try {
+            const std::string v = m_store.setting("batch_size");
+            if (!v.empty() && std::stoll(v) > 0) saved = std::stoll(v);
+        } catch (const std::exception &) {
+        }
+        if (!ao.batchSize) {
+            ao.batchSize = saved;
+            ao.batchSizeSource = "session";
+        } else {
+            ao.batchSizeSource = !options.batchSizeSource.empty() ? options.batchSizeSource
+                               : saved == options.batchSize      ? "session"
+                                                                 : "cli";
+        }
+    }
     ao.preset = options.preset;
     for (const RunRow &run : reader.runs()) {
         RunReport rr;
@@ -49,6 +66,8 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         for (const AnalysisStep &s : rr.analysis.steps.steps) rr.steps.push_back({s.step, s.start, s.dur()});
         rr.stepTime = stats(rr.steps);
         rr.samplesPerSecond = rr.analysis.samplesPerSecond;
+        rr.batchSize = rr.analysis.batchSize;
+        rr.batchSizeSource = rr.analysis.batchSizeSource;
         report.runs.push_back(std::move(rr));
     }
     return report;

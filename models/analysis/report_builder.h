@@ -25,6 +25,8 @@ struct RunReport {
     std::vector<StepRow> steps;
     StepTimeStats stepTime;
     std::optional<double> samplesPerSecond;
+    std::optional<int64_t> batchSize;
+    std::string batchSizeSource;  // cli, session, detected; empty when unknown
     bool stepsFromMarkers = true;  // false: no step markers, the whole trace counts as one step
     RunAnalysis analysis;
 };
@@ -38,6 +40,9 @@ struct Report {
 struct ReportOptions {
     std::optional<int64_t> firstStep, lastStep;  // --steps A-B (inclusive)
     std::optional<int64_t> batchSize;
+    // "cli" or "session"; empty: "session" when batchSize equals the session's saved batch_size, else
+    // "cli". Without batchSize the session's saved value applies, else one detected from input shapes.
+    std::string batchSizeSource;
     std::string preset;     // extra breakdown preset: tensorflow or pytorch (empty: none)
     std::string rulesPath;  // category rules file; empty: $STEPSCOPE_RULES or the built-in one
 };

@@ -54,6 +54,13 @@ QJsonObject gapsJson(const GapAnalysis &g) {
             {"by_host_activity_ns", activity}, {"by_stream", streams}, {"top", top}};
 }
 
+// A kernel detail: the recorded JSON value (array or number), or the string "varies".
+QJsonValue kernelValue(const std::string &v) {
+    if (v == "varies") return QStringLiteral("varies");
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + QByteArray::fromStdString(v) + "]");
+    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue(q(v));
+}
+
 QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
     QJsonArray out;
     size_t host = 0, device = 0;
@@ -65,6 +72,11 @@ QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
                       {"total_ns", qint64(o.totalNs)}, {"self_ns", qint64(o.selfNs)}, {"mean_ns", qint64(std::llround(o.meanNs()))},
                       {"min_ns", qint64(o.minNs)}, {"max_ns", qint64(o.maxNs)}};
         j["device"] = o.host() ? QJsonValue() : QJsonValue(o.device);
+        const std::pair<const char *, const std::string *> details[] = {
+            {"grid", &o.kernel.grid}, {"block", &o.kernel.block}, {"registers_per_thread", &o.kernel.registers},
+            {"shared_memory", &o.kernel.sharedMemory}};
+        for (const auto &[key, value] : details)
+            if (!value->empty()) j[QLatin1String(key)] = kernelValue(*value);
         out.append(j);
     }
     return out;
@@ -117,6 +129,11 @@ std::string ReportFormatter::json(const Report &report) {
                             {"bottleneck_evidence", q(a.bottleneckEvidence)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
+        if (r.batchSize) {
+            summary["batch_size"] = qint64(*r.batchSize);
+            summary["batch_size_source"] = q(r.batchSizeSource);
+            if (!a.batchSizeEvidence.empty()) summary["batch_size_evidence"] = q(a.batchSizeEvidence);
+        }
         if (a.presetBreakdown) summary["preset"] = presetJson(*a.presetBreakdown);
         QJsonArray outliers;
         for (const OutlierStep &o : a.outliers)

@@ -26,6 +26,27 @@ std::string stepList(const std::vector<int64_t> &steps) {
     return s;
 }
 
+std::string batchSizeText(const RunReport &r) {
+    if (!r.batchSize) return {};
+    std::string s = std::to_string(*r.batchSize) + " (" + r.batchSizeSource;
+    if (!r.analysis.batchSizeEvidence.empty()) s += ": " + r.analysis.batchSizeEvidence;
+    return s + ")";
+}
+
+// "grid [128,1,1], block [256,1,1], registers/thread 32, shared memory 0"; empty when none recorded.
+std::string kernelText(const KernelDetails &k) {
+    std::string s;
+    auto add = [&s](const std::string &v, const char *prefix, const char *suffix) {
+        if (v.empty()) return;
+        s += (s.empty() ? "" : ", ") + std::string(prefix) + v + suffix;
+    };
+    add(k.grid, "grid ", "");
+    add(k.block, "block ", "");
+    add(k.registers, "registers/thread ", "");
+    add(k.sharedMemory, "shared memory ", "");
+    return s;
+}
+
 std::string bottleneckLine(const RunAnalysis &a) {
     std::string s = a.bottleneck;
     if (!a.bottleneckDetail.empty()) s += " (" + a.bottleneckDetail + ")";
@@ -53,6 +74,7 @@ std::string ReportFormatter::text(const Report &report) {
         out << "  step time (ms): mean " << fmt("%.2f", r.stepTime.meanMs) << ", median " << fmt("%.2f", r.stepTime.medianMs)
             << ", p95 " << fmt("%.2f", r.stepTime.p95Ms) << ", min " << fmt("%.2f", r.stepTime.minMs) << ", max "
             << fmt("%.2f", r.stepTime.maxMs) << "\n";
+        if (r.batchSize) out << "  batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
         out << "  bottleneck: " << bottleneckLine(a) << "\n    " << a.bottleneckEvidence << "\n";
@@ -90,7 +112,10 @@ std::string ReportFormatter::text(const Report &report) {
         out << "  top GPU ops (total ms, count):\n";
         int shown = 0;
         for (const OpStat &o : a.ops)
-            if (!o.host() && shown++ < 5) out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << o.name.substr(0, 90) << "\n";
+            if (!o.host() && shown++ < 5) {
+                out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << o.name.substr(0, 90) << "\n";
+                if (const std::string k = kernelText(o.kernel); !k.empty()) out << "      " << k << "\n";
+            }
         out << "  top host ops (self ms, count):\n";
         std::vector<const OpStat *> host;
         for (const OpStat &o : a.ops)
@@ -122,6 +147,7 @@ std::string ReportFormatter::markdown(const Report &report) {
         if (r.steps.empty()) continue;
         out << "- **bottleneck: " << bottleneckLine(a) << "** — " << a.bottleneckEvidence << "\n";
         out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        if (r.batchSize) out << "- batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
         out << "| | " << fmt("%.2f", r.stepTime.meanMs) << " | " << fmt("%.2f", r.stepTime.medianMs) << " | "
@@ -134,10 +160,13 @@ std::string ReportFormatter::markdown(const Report &report) {
         const GapTotals &g = a.gaps.device;
         out << "\nGPU idle: " << g.count << " gaps, " << ms(g.totalNs) << " ms (host wait " << ms(g.byCauseNs[0])
             << " ms, kernel wait " << ms(g.byCauseNs[1]) << " ms, other " << ms(g.byCauseNs[2]) << " ms).\n";
-        out << "\n| top GPU op | count | total ms |\n|---|---:|---:|\n";
+        out << "\n| top GPU op | count | total ms | grid | block | registers/thread | shared memory |\n"
+               "|---|---:|---:|---|---|---:|---:|\n";
         int shown = 0;
         for (const OpStat &o : a.ops)
-            if (!o.host() && shown++ < 10) out << "| `" << o.name.substr(0, 80) << "` | " << o.count << " | " << ms(o.totalNs) << " |\n";
+            if (!o.host() && shown++ < 10)
+                out << "| `" << o.name.substr(0, 80) << "` | " << o.count << " | " << ms(o.totalNs) << " | " << o.kernel.grid
+                    << " | " << o.kernel.block << " | " << o.kernel.registers << " | " << o.kernel.sharedMemory << " |\n";
         out << "\n### Findings\n\n";
         for (const Finding &f : a.findings) {
             out << "- **[" << f.severity << "] " << f.title << "** (`" << f.rule << "`): " << f.detail;

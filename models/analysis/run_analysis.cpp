@@ -1,5 +1,6 @@
 #include "models/analysis/run_analysis.h"
 
+#include "models/analysis/batch_size_detector.h"
 #include "models/analysis/bottleneck_rules.h"
 #include "models/analysis/finding_rules.h"
 #include "models/analysis/metric_data.h"
@@ -47,15 +48,27 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         const IntervalList kernels = co >= 0 ? intervals::unite(compute, ra.breakdown.unions[size_t(co)]) : compute;
         ra.gpuBusyPct = 100.0 * double(intervals::total(kernels)) / double(total);
     }
-    if (options.batchSize && !ra.steps.steps.empty() && total > 0) {
-        ra.samplesPerSecond = double(*options.batchSize) * double(ra.steps.steps.size()) / (double(total) / 1e9);
+    if (options.batchSize) {
+        ra.batchSize = options.batchSize;
+        ra.batchSizeSource = options.batchSizeSource.empty() ? std::string("cli") : options.batchSizeSource;
+    } else if (options.detectBatchSize) {
+        if (const auto d = BatchSizeDetector::detect(trace, m_store, run, ra.steps)) {
+            ra.batchSize = d->value;
+            ra.batchSizeSource = "detected";
+            ra.batchSizeEvidence = d->evidence;
+        }
+    }
+    if (ra.batchSize && !ra.steps.steps.empty() && total > 0) {
+        ra.samplesPerSecond = double(*ra.batchSize) * double(ra.steps.steps.size()) / (double(total) / 1e9);
         for (const AnalysisStep &s : ra.steps.steps)
-            ra.samplesPerSecondPerStep.push_back(s.dur() > 0 ? double(*options.batchSize) / (double(s.dur()) / 1e9) : 0.0);
+            ra.samplesPerSecondPerStep.push_back(s.dur() > 0 ? double(*ra.batchSize) / (double(s.dur()) / 1e9) : 0.0);
     }
 
     ra.gaps = GpuGapAnalyzer::analyze(trace, types, ra.breakdown, ra.steps);
-    if (!ra.steps.steps.empty())
+    if (!ra.steps.steps.empty()) {
         ra.ops = OpStatsAnalyzer::analyze(trace, types, ra.steps.steps.front().start, ra.steps.steps.back().end);
+        OpStatsAnalyzer::addKernelDetails(ra.ops, trace, m_store, run, ra.steps.steps.front().start, ra.steps.steps.back().end);
+    }
 
     const MetricData metrics = MetricData::load(m_store, run, reader.runs().size() == 1);
     BottleneckRules::decide(ra, trace, types, metrics);

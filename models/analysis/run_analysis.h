@@ -3,7 +3,8 @@
 // trace (TraceLoader) and its metrics, moves the steps onto device time (StepTimeline), computes the
 // step-time breakdown (StepBreakdownAnalyzer, stepscope preset plus an optional TF/PyTorch preset),
 // GPU busy %, idle gaps (GpuGapAnalyzer), op statistics (OpStatsAnalyzer), the bottleneck
-// (BottleneckRules) and the findings (FindingRules, MetricRules). ReportBuilder and the views call it.
+// (BottleneckRules) and the findings (FindingRules, MetricRules); without a given batch size it
+// detects one from recorded input shapes (BatchSizeDetector). ReportBuilder and the views call it.
 
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
@@ -35,6 +36,8 @@ struct OutlierStep {
 struct AnalysisOptions {
     std::optional<int64_t> firstStep, lastStep;
     std::optional<int64_t> batchSize;
+    std::string batchSizeSource = "cli";  // where batchSize came from: cli or session
+    bool detectBatchSize = true;           // without batchSize: detect it from recorded input shapes
     std::string preset;  // extra breakdown preset (tensorflow, pytorch); empty: none
 };
 
@@ -47,6 +50,9 @@ struct RunAnalysis {
     double computeCoveragePct = 0;        // time with >= 1 non-collective kernel / step time
     std::string bottleneck, bottleneckDetail, bottleneckEvidence;
     double inputTracedBusyFraction = -1;  // share of input-wait time with traced work nested in it
+    std::optional<int64_t> batchSize;     // given, or detected (BatchSizeDetector)
+    std::string batchSizeSource;          // cli, session or detected; empty when unknown
+    std::string batchSizeEvidence;        // how it was detected
     std::optional<double> samplesPerSecond;
     std::vector<double> samplesPerSecondPerStep;
     GapAnalysis gaps;

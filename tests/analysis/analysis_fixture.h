@@ -33,9 +33,9 @@ public:
     int64_t stream(int device, const std::string &name) {
         return m_writer->addTrack(m_run, {TrackKind::GpuStream, device, name, std::to_string(device), name, 0});
     }
-    // Times in ns relative to the run's base.
+    // Times in ns relative to the run's base; `args` the raw args JSON (empty: none).
     void slice(int64_t track, const std::string &name, const std::string &cat, int64_t start, int64_t end,
-               std::optional<int64_t> correlation = std::nullopt) {
+               std::optional<int64_t> correlation = std::nullopt, const std::string &args = {}) {
         SliceRow r;
         r.trackId = track;
         r.startNs = start;
@@ -43,6 +43,7 @@ public:
         r.nameId = m_writer->intern(name);
         r.categoryId = m_writer->intern(cat);
         r.correlation = correlation;
+        r.argsJson = args;
         m_writer->addSlice(r);
     }
     void step(int64_t n, int64_t start, int64_t end) { m_writer->addStep(m_run, n, start, end - start); }

@@ -1,5 +1,8 @@
 #include "views/timeline/timeline_pane_view.h"
 
+#include <algorithm>
+#include <climits>
+
 #include <QAction>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -88,6 +91,27 @@ void TimelinePaneView::runSearch(bool backwards) {
         return;
     }
     backwards ? m_search->previous() : m_search->next();
+}
+
+void TimelinePaneView::search(const QString &text) {
+    m_searchField->setText(text);
+    m_search->search(text.trimmed());
+    const auto &hits = m_search->hits();
+    if (hits.empty()) return;
+    const NsRange visible = m_timeline->timeController()->range();
+    auto it = std::lower_bound(hits.begin(), hits.end(), visible.start,
+                               [](const TimelineSearchModel::Hit &h, int64_t t) { return h.startNs < t; });
+    // A hit that starts before the range but reaches into it is on screen too.
+    if (it != hits.begin() && std::prev(it)->startNs + std::prev(it)->durNs > visible.start &&
+        (it == hits.end() || it->startNs >= visible.end))
+        --it;
+    else if (it == hits.end() || it->startNs >= visible.end) {
+        // Nothing on screen: the nearest hit, before or after the visible range.
+        const int64_t after = it == hits.end() ? INT64_MAX : it->startNs - visible.end;
+        const int64_t before = it == hits.begin() ? INT64_MAX : visible.start - (std::prev(it)->startNs + std::prev(it)->durNs);
+        if (before < after) --it;
+    }
+    m_search->seek(it->startNs);
 }
 
 void TimelinePaneView::updateHitLabel() {

@@ -25,6 +25,10 @@ public:
     TimelineView *timeline() const { return m_timeline; }
     TimelineSearchModel *search() const { return m_search; }
     QLineEdit *searchField() const { return m_searchField; }
+    // Puts `text` into the search box, searches, and makes current the first hit inside the visible
+    // range, else the hit nearest to it (the timeline selects and shows it). Used by MainWindow when an
+    // op is selected in the op statistics.
+    void search(const QString &text);
 
 private:
     void runSearch(bool backwards);

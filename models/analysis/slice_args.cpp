@@ -1,0 +1,111 @@
+#include "models/analysis/slice_args.h"
+
+#include <cctype>
+
+namespace stepscope::slice_args {
+
+namespace {
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+size_t skipSpace(std::string_view s, size_t i) {
+    while (i < s.size() && space(s[i])) ++i;
+    return i;
+}
+
+// End (one past) of the JSON string starting at the quote s[i]; npos when unterminated.
+size_t stringEnd(std::string_view s, size_t i) {
+    for (++i; i < s.size(); ++i) {
+        if (s[i] == '\\') ++i;
+        else if (s[i] == '"') return i + 1;
+    }
+    return std::string_view::npos;
+}
+
+// End (one past) of the value starting at s[i]; npos when malformed.
+size_t valueEnd(std::string_view s, size_t i) {
+    if (i >= s.size()) return std::string_view::npos;
+    if (s[i] == '"') return stringEnd(s, i);
+    if (s[i] == '[' || s[i] == '{') {
+        int depth = 0;
+        for (; i < s.size(); ++i) {
+            const char c = s[i];
+            if (c == '"') {
+                i = stringEnd(s, i);
+                if (i == std::string_view::npos) return i;
+                --i;
+            } else if (c == '[' || c == '{') ++depth;
+            else if ((c == ']' || c == '}') && --depth == 0) return i + 1;
+        }
+        return std::string_view::npos;
+    }
+    size_t e = i;
+    while (e < s.size() && s[e] != ',' && s[e] != '}' && s[e] != ']' && !space(s[e])) ++e;
+    return e > i ? e : std::string_view::npos;
+}
+} // namespace
+
+std::optional<std::string_view> value(std::string_view json, std::string_view key) {
+    // Walk the top-level members so that a key inside a nested value or a string never matches.
+    size_t i = skipSpace(json, 0);
+    if (i >= json.size() || json[i] != '{') return std::nullopt;
+    i = skipSpace(json, i + 1);
+    while (i < json.size() && json[i] == '"') {
+        const size_t ke = stringEnd(json, i);
+        if (ke == std::string_view::npos) return std::nullopt;
+        const std::string_view k = json.substr(i + 1, ke - i - 2);
+        i = skipSpace(json, ke);
+        if (i >= json.size() || json[i] != ':') return std::nullopt;
+        i = skipSpace(json, i + 1);
+        const size_t ve = valueEnd(json, i);
+        if (ve == std::string_view::npos) return std::nullopt;
+        if (k == key) return json.substr(i, ve - i);
+        i = skipSpace(json, ve);
+        if (i < json.size() && json[i] == ',') i = skipSpace(json, i + 1);
+    }
+    return std::nullopt;
+}
+
+std::string compact(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '"') {
+            const size_t e = stringEnd(text, i);
+            const size_t n = (e == std::string_view::npos ? text.size() : e) - i;
+            out.append(text.substr(i, n));
+            i += n - 1;
+        } else if (!space(text[i])) {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+std::optional<std::vector<int64_t>> firstInputDims(std::string_view json) {
+    const auto v = value(json, "Input Dims");
+    if (!v) return std::nullopt;
+    const std::string_view s = *v;
+    size_t i = skipSpace(s, 0);
+    if (i >= s.size() || s[i] != '[') return std::nullopt;
+    i = skipSpace(s, i + 1);
+    if (i >= s.size() || s[i] != '[') return std::nullopt;
+    std::vector<int64_t> dims;
+    i = skipSpace(s, i + 1);
+    while (i < s.size() && s[i] != ']') {
+        if (!std::isdigit(static_cast<unsigned char>(s[i])) && s[i] != '-') return std::nullopt;
+        bool neg = s[i] == '-';
+        if (neg) ++i;
+        int64_t n = 0;
+        size_t digits = 0;
+        for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++digits)
+            if (digits < 18) n = n * 10 + (s[i] - '0');
+        if (digits == 0) return std::nullopt;
+        dims.push_back(neg ? -n : n);
+        i = skipSpace(s, i);
+        if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
+    }
+    if (i >= s.size()) return std::nullopt;
+    return dims;
+}
+
+} // namespace stepscope::slice_args
