@@ -19,6 +19,9 @@ std::string runNameFor(const std::filesystem::path &file) {
     return name;
 }
 
+// Share of the progress bar given to reading and parsing; nesting and writing get the rest.
+constexpr double kParseShare = 0.5;
+
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
 
 } // namespace
@@ -77,7 +80,7 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
             }
             if (prefetcher.next(chunk)) {
                 tokenizer.feed(chunk.data(), chunk.size());
-                ctx.progress(prefetcher.compressedOffset(), source.fileSize());
+                ctx.progress(int64_t(double(prefetcher.compressedOffset()) * kParseShare), source.fileSize());
             } else {
                 tokenizer.finish();
             }
@@ -116,6 +119,10 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
 
     buffer.finish();
     ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
+    const int64_t total = source.fileSize();
+    writer.setProgress([&](double fraction) {
+        ctx.progress(int64_t(double(total) * (kParseShare + (1.0 - kParseShare) * fraction)), total);
+    });
     if (!writer.write()) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": import cancelled";

@@ -45,7 +45,30 @@ ChromeTraceWriter::ChromeTraceWriter(ImportContext &ctx, ChromeTraceBuffer &buff
                                      std::string runName)
     : m_ctx(ctx), m_w(ctx.writer()), m_buf(buffer), m_header(header), m_runName(std::move(runName)) {}
 
+bool ChromeTraceWriter::poll() {
+    m_nextPoll = m_unitsDone + kPollUnits;
+    if (m_cancelled || m_ctx.cancelled()) {
+        m_cancelled = true;
+        return false;
+    }
+    if (m_progress) {
+        const auto t = std::chrono::steady_clock::now();
+        if (t - m_lastProgress >= std::chrono::milliseconds(50)) {
+            m_lastProgress = t;
+            m_progress(std::min(1.0, double(m_unitsDone) / double(m_unitsTotal)));
+        }
+    }
+    return true;
+}
+
 bool ChromeTraceWriter::write() {
+    // Work units: nesting (and flow binding) one per slice, writing three per slice (the inserts
+    // dominate), one per flow endpoint, counter sample and (for steps) slice.
+    const int64_t n = int64_t(m_buf.slices().size());
+    m_unitsTotal = std::max<int64_t>(1, 5 * n + 2 * int64_t(m_buf.flows().size()) +
+                                            int64_t(m_buf.counterSamples().size()));
+    if (!poll())
+        return false;
     decideTimeBase();
     classifyTracks();
     addRun();
@@ -55,11 +78,10 @@ bool ChromeTraceWriter::write() {
     m_trackInfos.clear();
     if (!nestTracks() || !writeSlices())
         return false;
-    writeFlows();
-    writeCounters();
-    writeSteps();
+    if (!writeFlows() || !writeCounters() || !writeSteps())
+        return false;
     logProblems();
-    return !m_ctx.cancelled();
+    return poll();
 }
 
 void ChromeTraceWriter::decideTimeBase() {
@@ -161,24 +183,28 @@ bool ChromeTraceWriter::nestTracks() {
     auto &slices = m_buf.slices();
     // Flow endpoints of v1 flows, grouped by track so each track is bound right after nesting.
     auto &flows = m_buf.flows();
-    std::stable_sort(flows.begin(), flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
+    const bool sorted = sortPolled(flows, [](const FlowEndpoint &a, const FlowEndpoint &b) {
         const bool av1 = a.phase != 'i' && a.phase != 'o';
         const bool bv1 = b.phase != 'i' && b.phase != 'o';
         if (av1 != bv1)
             return av1;  // v1 first; v2 endpoints are already bound to their slice
         return av1 && a.ref < b.ref;
     });
+    if (!sorted)
+        return false;
     size_t cursor = 0;
     SliceNester nester;
     std::vector<SliceNester::Span> spans;
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
-        if (m_ctx.cancelled())
+        if (!poll())
             return false;
         BufferedTrack &t = tracks[ti];
         spans.resize(t.slices.size());
         for (size_t k = 0; k < t.slices.size(); ++k)
             spans[k] = {slices[t.slices[k]].start, slices[t.slices[k]].dur};
         nester.nest(spans);
+        if (!tick(int64_t(t.slices.size())))
+            return false;
         int64_t deepClamped = 0;
         for (size_t k = 0; k < t.slices.size(); ++k) {
             BufferedSlice &s = slices[t.slices[k]];
@@ -218,7 +244,7 @@ bool ChromeTraceWriter::writeSlices() {
     }
     int64_t mismatched = 0;
     for (size_t i = 0; i < slices.size(); ++i) {
-        if ((i & 0xFFFF) == 0 && m_ctx.cancelled())
+        if (!tick(3))
             return false;
         const BufferedSlice &s = slices[i];
         SliceRow row;
@@ -243,7 +269,7 @@ bool ChromeTraceWriter::writeSlices() {
     return true;
 }
 
-void ChromeTraceWriter::writeCounters() {
+bool ChromeTraceWriter::writeCounters() {
     const auto &tracks = m_buf.counterTracks();
     std::vector<int64_t> ids(tracks.size());
     for (size_t i = 0; i < tracks.size(); ++i) {
@@ -254,18 +280,24 @@ void ChromeTraceWriter::writeCounters() {
         info.sortIndex = json::parseInteger(tracks[i].pid).value_or(0);
         ids[i] = m_w.addTrack(m_runId, info);
     }
-    for (const CounterSample &c : m_buf.counterSamples())
+    for (const CounterSample &c : m_buf.counterSamples()) {
+        if (!tick())
+            return false;
         m_w.addCounterSample(ids[c.track], c.t - m_shift, c.value);
+    }
     m_countersWritten = int64_t(m_buf.counterSamples().size());
+    return true;
 }
 
-void ChromeTraceWriter::writeSteps() {
+bool ChromeTraceWriter::writeSteps() {
     const auto &names = m_buf.stepNames();
     if (names.empty())
-        return;
+        return true;
     std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
     int64_t duplicates = 0;
     for (const BufferedSlice &s : m_buf.slices()) {
+        if (!tick())
+            return false;
         const auto it = names.find(s.nameId);
         if (it == names.end() || m_tracks[s.track].kind == TrackKind::GpuStream)
             continue;  // the gpu_user_annotation copy of a step is not the step
@@ -281,6 +313,7 @@ void ChromeTraceWriter::writeSteps() {
     m_stepsWritten = int64_t(steps.size());
     if (duplicates > 0)
         m_ctx.warn("", std::to_string(duplicates) + " ProfilerStep slices repeat a step number; the earliest is kept");
+    return true;
 }
 
 void ChromeTraceWriter::logProblems() {

@@ -13,7 +13,11 @@
 #include "importers/chrome/chrome_trace_buffer.h"
 #include "importers/common/import_context.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,8 +30,10 @@ public:
     ChromeTraceWriter(ImportContext &ctx, ChromeTraceBuffer &buffer, const ChromeTraceHeader &header,
                       std::string runName);
 
-    // False when cancelled part-way (the caller rolls back).
+    // False when cancelled part-way (the caller rolls back). The cancel flag is polled, and the
+    // progress function (if set) called with the fraction of the work done, at least every ~50 ms.
     bool write();
+    void setProgress(std::function<void(double fraction)> fn) { m_progress = std::move(fn); }
     int64_t slicesWritten() const { return m_slicesWritten; }
     int64_t countersWritten() const { return m_countersWritten; }
     int64_t flowsWritten() const { return m_flowsWritten; }
@@ -46,10 +52,40 @@ private:
     bool nestTracks();
     void bindFlows(uint32_t track, const SliceNester &nester, size_t &cursor);
     bool writeSlices();
-    void writeFlows();
-    void writeCounters();
-    void writeSteps();
+    bool writeFlows();
+    bool writeCounters();
+    bool writeSteps();
     void logProblems();
+    // Counts `units` of work done; every kPollUnits units checks the clock (progress) and the cancel
+    // flag. False once cancelled.
+    bool tick(int64_t units = 1) {
+        m_unitsDone += units;
+        if (m_unitsDone < m_nextPoll)
+            return true;
+        return poll();
+    }
+    bool poll();
+    static constexpr int64_t kPollUnits = 1024;
+    // std::stable_sort in pieces (sorted runs, then merges), polling between them so a sort of
+    // millions of flow endpoints cannot hold up cancel or progress. False once cancelled.
+    template <class T, class Less>
+    bool sortPolled(std::vector<T> &v, Less less) {
+        constexpr size_t kRun = size_t(1) << 15;
+        const size_t n = v.size();
+        for (size_t i = 0; i < n; i += kRun) {
+            std::stable_sort(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(std::min(n, i + kRun)), less);
+            if (!poll())
+                return false;
+        }
+        for (size_t width = kRun; width < n; width *= 2)
+            for (size_t i = 0; i + width < n; i += 2 * width) {
+                std::inplace_merge(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(i + width),
+                                   v.begin() + std::ptrdiff_t(std::min(n, i + 2 * width)), less);
+                if (!poll())
+                    return false;
+            }
+        return true;
+    }
 
     ImportContext &m_ctx;
     SessionWriter &m_w;
@@ -67,6 +103,12 @@ private:
     int64_t m_flowsWritten = 0;
     int64_t m_stepsWritten = 0;
     int64_t m_unboundEndpoints = 0;
+    std::function<void(double)> m_progress;
+    std::chrono::steady_clock::time_point m_lastProgress{};
+    int64_t m_unitsDone = 0;
+    int64_t m_unitsTotal = 1;
+    int64_t m_nextPoll = 0;
+    bool m_cancelled = false;
 };
 
 } // namespace stepscope

@@ -59,9 +59,10 @@ void ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t
     }
 }
 
-void ChromeTraceWriter::writeFlows() {
+bool ChromeTraceWriter::writeFlows() {
     auto &flows = m_buf.flows();
-    std::sort(flows.begin(), flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
+    // seq is unique, so this order is total and the stable sort gives what std::sort would.
+    const bool sorted = sortPolled(flows, [](const FlowEndpoint &a, const FlowEndpoint &b) {
         if (isV1(a) != isV1(b))
             return isV1(a);
         if (a.key != b.key)
@@ -74,6 +75,8 @@ void ChromeTraceWriter::writeFlows() {
             return phaseRank(a.phase) < phaseRank(b.phase);
         return a.seq < b.seq;
     });
+    if (!sorted)
+        return false;
     auto link = [&](int64_t from, int64_t to, uint32_t catId) {
         if (from == to) {
             ++m_unboundEndpoints;
@@ -91,6 +94,8 @@ void ChromeTraceWriter::writeFlows() {
         int64_t prev = -1;
         bool linked = false;
         for (size_t k = i; k < j; ++k) {
+            if (!tick(2))
+                return false;
             const FlowEndpoint &f = flows[k];
             const bool starts = f.phase == 's' || f.phase == 'o';
             if (f.slice < 0) {
@@ -123,6 +128,7 @@ void ChromeTraceWriter::writeFlows() {
     }
     flows.clear();
     flows.shrink_to_fit();
+    return true;
 }
 
 } // namespace stepscope

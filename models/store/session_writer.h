@@ -57,6 +57,8 @@ public:
     SessionWriter(const SessionWriter &) = delete;
     SessionWriter &operator=(const SessionWriter &) = delete;
 
+    // begin() raises SQLite's page cache for the transaction (big imports touch many index pages);
+    // commit()/rollback() restore the previous size.
     void begin();
     void commit();
     void rollback();
@@ -91,9 +93,11 @@ public:
 
 private:
     void prepare();
+    void restoreCacheSize();
 
     SessionStore &m_store;
     bool m_active = false;
+    std::optional<int64_t> m_savedCacheSize;
     std::unordered_map<std::string, int64_t> m_strings;
     SqliteStatement m_insertString, m_selectString, m_insertSlice, m_insertFlow, m_insertCounter,
         m_insertStep, m_insertMetricSample, m_insertTrack, m_insertRun, m_insertLog;

@@ -1,6 +1,11 @@
 // Benchmark of ChromeTraceImporter against a bare reference loop over the same file.
 //
-//   bench_chrome_import [--events N] [--dir DIR] [--gzip-level L] [--keep]
+//   bench_chrome_import [--events N] [--dir DIR] [--gzip-level L] [--keep] [--cancel-after-ms N]
+//
+// Each importer run also reports the longest gap between progress callbacks (import start → first
+// callback, callback → callback, last callback → return). With --cancel-after-ms N, one more
+// importer run per file (per N: the flag may be repeated) sets the ImportContext cancel flag N ms after import() starts and reports
+// how long import() took to return after that.
 //
 // Generates a Kineto-style trace of ~N events with the synthetic profile generator (stepscope_synth),
 // writes it gzip-compressed and plain, then for each file measures, each in a fresh child process
@@ -24,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -56,22 +64,65 @@ int64_t argsBytes(SessionStore &store) {
     return st.step() ? st.columnInt(0) : -1;
 }
 
-// Child: import `trace` into `session`; prints "events seconds sliceBytes argsBytes".
-int runImporter(const fs::path &trace, const fs::path &session) {
+// Child: import `trace` into `session`; prints "events seconds sliceBytes argsBytes maxProgressGapMs
+// progressCalls cancelLatencyMs" (cancelLatencyMs -1 when not cancelled or the import ended first).
+int runImporter(const fs::path &trace, const fs::path &session, long cancelAfterMs) {
     fs::remove(session);
     const double t0 = now();
     SessionStore store(session);
     SessionWriter w(store);
     w.begin();
+    if (const char *kib = std::getenv("STEPSCOPE_BENCH_CACHE_KIB"))  // A/B runs of the import page cache
+        sqliteExec(store.db(), "PRAGMA cache_size=-" + std::string(kib));
     const int64_t src = w.addSource(trace.string(), "chrome_json", int64_t(fs::file_size(trace)));
-    ImportContext ctx(w, src, trace.string());
+    std::atomic<bool> cancel{false};
+    std::atomic<double> cancelledAt{0.0};
+    double lastProgress = 0, maxGap = 0;
+    long long progressCalls = 0;
+    double gapEndFraction = -1;
+    ImportContext ctx(w, src, trace.string(), &cancel, [&](int64_t doneBytes, int64_t totalBytes) {
+        const double t = now();
+        if (t - lastProgress > maxGap && totalBytes > 0)
+            gapEndFraction = double(doneBytes) / double(totalBytes);
+        maxGap = std::max(maxGap, t - lastProgress);
+        lastProgress = t;
+        ++progressCalls;
+    });
+    std::atomic<bool> done{false};
+    std::thread canceller;
+    if (cancelAfterMs >= 0)
+        canceller = std::thread([&] {
+            const double until = now() + double(cancelAfterMs) / 1000.0;
+            while (!done.load() && now() < until)
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            if (!done.load()) {
+                cancelledAt.store(now());
+                cancel.store(true);
+            }
+        });
     ChromeTraceImporter imp;
+    lastProgress = now();
     const ImportResult r = imp.import(trace, ctx);
-    w.finishSource(src, r.events, ctx.warnings(), r.status);
-    w.commit();
+    const double returned = now();
+    done.store(true);
+    if (canceller.joinable())
+        canceller.join();
+    if (returned - lastProgress > maxGap)
+        gapEndFraction = 2;  // the gap before import() returned
+    maxGap = std::max(maxGap, returned - lastProgress);
+    if (std::getenv("STEPSCOPE_BENCH_VERBOSE"))
+        std::fprintf(stderr, "longest progress gap %.1f ms ended at progress %.3f\n", maxGap * 1000, gapEndFraction);
+    const double cancelLatencyMs = cancelledAt.load() > 0 ? (returned - cancelledAt.load()) * 1000.0 : -1.0;
+    if (cancel.load()) {
+        w.rollback();
+    } else {
+        w.finishSource(src, r.events, ctx.warnings(), r.status);
+        w.commit();
+    }
     const double t1 = now();
-    std::printf("%lld %.6f %lld %lld\n", (long long)r.events, t1 - t0, (long long)sliceBytes(store),
-                (long long)argsBytes(store));
+    std::printf("%lld %.6f %lld %lld %.3f %lld %.3f\n", (long long)r.events, t1 - t0,
+                cancel.load() ? 0LL : (long long)sliceBytes(store), cancel.load() ? 0LL : (long long)argsBytes(store),
+                maxGap * 1000.0, progressCalls, cancelLatencyMs);
     return r.status == SourceStatus::Ok ? 0 : 3;
 }
 
@@ -153,7 +204,7 @@ int runReference(const fs::path &trace, const fs::path &session) {
     }
     w.commit();
     const double t1 = now();
-    std::printf("%lld %.6f %lld %lld\n", (long long)events, t1 - t0, (long long)sliceBytes(store),
+    std::printf("%lld %.6f %lld %lld -1 0 -1\n", (long long)events, t1 - t0, (long long)sliceBytes(store),
                 (long long)argsBytes(store));
     return 0;
 }
@@ -167,10 +218,13 @@ struct Measurement {
     long long argsBytes = 0;
     long peakRssKb = 0;
     long long sessionBytes = 0;
+    double maxProgressGapMs = -1;
+    long long progressCalls = 0;
+    double cancelLatencyMs = -1;
 };
 
 // Runs this program again as a child in `mode`, returning its printed figures and its own peak RSS.
-Measurement measure(const char *mode, const fs::path &trace, const fs::path &session) {
+Measurement measure(const char *mode, const fs::path &trace, const fs::path &session, long cancelAfterMs = -1) {
     Measurement m;
     int pipefd[2];
     if (pipe(pipefd) != 0)
@@ -180,7 +234,9 @@ Measurement measure(const char *mode, const fs::path &trace, const fs::path &ses
         dup2(pipefd[1], STDOUT_FILENO);
         close(pipefd[0]);
         const std::string self = fs::read_symlink("/proc/self/exe").string();
-        execl(self.c_str(), self.c_str(), "--child", mode, trace.c_str(), session.c_str(), (char *)nullptr);
+        const std::string cancelArg = std::to_string(cancelAfterMs);
+        execl(self.c_str(), self.c_str(), "--child", mode, trace.c_str(), session.c_str(), cancelArg.c_str(),
+              (char *)nullptr);
         _exit(127);
     }
     close(pipefd[1]);
@@ -191,7 +247,8 @@ Measurement measure(const char *mode, const fs::path &trace, const fs::path &ses
     struct rusage ru {};
     wait4(pid, &status, 0, &ru);
     m.peakRssKb = ru.ru_maxrss;
-    m.ok = n > 0 && std::sscanf(buf, "%lld %lf %lld %lld", &m.events, &m.seconds, &m.sliceBytes, &m.argsBytes) == 4;
+    m.ok = n > 0 && std::sscanf(buf, "%lld %lf %lld %lld %lf %lld %lf", &m.events, &m.seconds, &m.sliceBytes,
+                                &m.argsBytes, &m.maxProgressGapMs, &m.progressCalls, &m.cancelLatencyMs) == 7;
     std::error_code ec;
     m.sessionBytes = (long long)fs::file_size(session, ec);
     return m;
@@ -208,14 +265,17 @@ void report(const char *what, const Measurement &m, double jsonMb, long long tra
                 m.peakRssKb / 1024.0,
                 double(m.sliceBytes - m.argsBytes) / double(m.events), double(m.argsBytes) / double(m.events),
                 double(m.sessionBytes) / double(m.events));
+    if (m.maxProgressGapMs >= 0)
+        std::printf("  %-10s longest gap between progress callbacks %.1f ms (%lld callbacks)\n", "", m.maxProgressGapMs,
+                    m.progressCalls);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    if (argc == 5 && std::strcmp(argv[1], "--child") == 0) {
+    if (argc == 6 && std::strcmp(argv[1], "--child") == 0) {
         if (std::strcmp(argv[2], "import") == 0)
-            return runImporter(argv[3], argv[4]);
+            return runImporter(argv[3], argv[4], std::atol(argv[5]));
 #ifdef STEPSCOPE_BENCH_SIMDJSON
         if (std::strcmp(argv[2], "reference") == 0)
             return runReference(argv[3], argv[4]);
@@ -226,14 +286,16 @@ int main(int argc, char **argv) {
     fs::path dir = fs::temp_directory_path() / "stepscope-bench-chrome";
     int gzipLevel = 6;
     bool keep = false;
+    std::vector<long> cancelAfterMs;  // repeatable
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--events" && i + 1 < argc) events = std::atoll(argv[++i]);
         else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
         else if (a == "--gzip-level" && i + 1 < argc) gzipLevel = std::atoi(argv[++i]);
         else if (a == "--keep") keep = true;
+        else if (a == "--cancel-after-ms" && i + 1 < argc) cancelAfterMs.push_back(std::atol(argv[++i]));
         else {
-            std::fprintf(stderr, "usage: %s [--events N] [--dir DIR] [--gzip-level L] [--keep]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--events N] [--dir DIR] [--gzip-level L] [--keep] [--cancel-after-ms N]\n", argv[0]);
             return 1;
         }
     }
@@ -270,6 +332,17 @@ int main(int argc, char **argv) {
 #else
         std::printf("  reference loop not built: define STEPSCOPE_BENCH_SIMDJSON and link simdjson\n");
 #endif
+        for (const long cancelMs : cancelAfterMs) {
+            const Measurement c = measure("import", trace, dir / "cancel.stepscope", cancelMs);
+            if (!c.ok)
+                std::printf("  cancel     failed\n");
+            else if (c.cancelLatencyMs < 0)
+                std::printf("  cancel     import finished before %ld ms: nothing cancelled\n", cancelMs);
+            else
+                std::printf("  cancel     flag set %ld ms into import(): returned %.1f ms later (peak RSS %.1f MB, "
+                            "longest progress gap %.1f ms)\n",
+                            cancelMs, c.cancelLatencyMs, c.peakRssKb / 1024.0, c.maxProgressGapMs);
+        }
     }
     if (!keep)
         fs::remove_all(dir);
