@@ -113,8 +113,10 @@ void gpuMemoryIncrease(RunAnalysis &ra, const MetricData &m) {
     // Needs memory use in percent: gpu_mem_used over a total (gpu_mem_total), or a % series.
     for (const MetricTrack &t : m.tracks("gpu_mem_used")) {
         double total = t.unit == "%" ? 100.0 : 0.0;
-        for (const MetricTrack &x : m.tracks("gpu_mem_total"))
-            if (x.device == t.device && !x.points.empty()) total = x.points.back().v;
+        // nvidia-smi logs carry the total as their own `memory.total` series.
+        for (const char *name : {"gpu_mem_total", "memory.total"})
+            for (const MetricTrack &x : m.tracks(name))
+                if (x.device == t.device && !x.points.empty()) total = x.points.back().v;
         if (total <= 0) continue;
         const auto pts = afterPatience(t.points);
         constexpr size_t w = 10;

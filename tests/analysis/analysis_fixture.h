@@ -47,8 +47,9 @@ public:
         m_writer->addSlice(r);
     }
     void step(int64_t n, int64_t start, int64_t end) { m_writer->addStep(m_run, n, start, end - start); }
-    int64_t metric(const std::string &name, std::optional<int64_t> device, const std::vector<std::pair<int64_t, double>> &samples) {
-        const int64_t id = m_writer->addMetricSeries(m_source, "", name, device, "%", 1'000'000'000);
+    int64_t metric(const std::string &name, std::optional<int64_t> device, const std::vector<std::pair<int64_t, double>> &samples,
+                   const std::string &unit = "%") {
+        const int64_t id = m_writer->addMetricSeries(m_source, "", name, device, unit, 1'000'000'000);
         for (const auto &[t, v] : samples) m_writer->addMetricSample(id, t, v);
         return id;
     }

@@ -109,6 +109,28 @@ private slots:
         QVERIFY2(QString::fromStdString(cb->detail).startsWith("10 of 18"), cb->detail.c_str());  // patience: first 10% (2) skipped
     }
 
+    void gpuMemoryIncreaseFromNvidiaSmiTotal() {
+        // nvidia-smi gives memory.used and memory.total (bytes); 1 GiB more per sample of an 80 GiB
+        // card rises far more than SageMaker's 5 points between 10-sample windows.
+        AnalysisFixture f;
+        inputSteps(f, 2, 50);
+        std::vector<std::pair<int64_t, double>> used, total;
+        const double gib = 1073741824.0;
+        for (int i = 0; i < 40; ++i) {
+            used.push_back({i * 5 * kMs, (10 + i) * gib});
+            total.push_back({i * 5 * kMs, 80 * gib});
+        }
+        f.metric("gpu_mem_used", 0, used, "B");
+        QVERIFY(!find(f.analyze(), "sm_gpu_memory_increase"));  // no total known: no percentage, no finding
+        {
+            AnalysisFixture g;
+            inputSteps(g, 2, 50);
+            g.metric("gpu_mem_used", 0, used, "B");
+            g.metric("memory.total", 0, total, "B");
+            QVERIFY(find(g.analyze(), "sm_gpu_memory_increase"));
+        }
+    }
+
     void outlierStepsClassified() {
         AnalysisFixture f;
         const int64_t s = f.stream(0, "stream 7");
