@@ -1,6 +1,8 @@
 // `stepscope query S.stepscope "SELECT ..." [--format csv|json]`: read-only SQL over a session.
-// Read-only is enforced by SQLite itself (read-only connection + query_only + statement check),
-// never by looking at the SQL text.
+// Read-only is enforced by SQLite itself (read-only connection + query_only + statement check +
+// an authorizer), never by looking at the SQL text. The authorizer closes what the others let
+// through: ATTACH creates a file at any path even on a read-only connection, and a PRAGMA that sets
+// a value (query_only = 0, writable_schema = 1) changes the connection.
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
@@ -15,6 +17,19 @@
 namespace stepscope::cli {
 
 namespace {
+// Denies ATTACH/DETACH and pragmas that set something; pragmas that only read (with or without an
+// argument such as a table name) stay allowed.
+int readOnlyAuthorizer(void *, int action, const char *name, const char *arg, const char *, const char *) {
+    if (action == SQLITE_ATTACH || action == SQLITE_DETACH) return SQLITE_DENY;
+    if (action != SQLITE_PRAGMA || !arg) return SQLITE_OK;
+    static const char *const kReadWithArgument[] = {"table_info", "table_xinfo", "table_list", "index_list", "index_info",
+                                                    "index_xinfo", "foreign_key_list", "foreign_key_check",
+                                                    "integrity_check", "quick_check", "function_list", "pragma_list"};
+    for (const char *p : kReadWithArgument)
+        if (name && sqlite3_stricmp(name, p) == 0) return SQLITE_OK;
+    return SQLITE_DENY;
+}
+
 std::string csvField(const std::string &v) {
     if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
     std::string out = "\"";
@@ -46,6 +61,8 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
     }
     try {
         SessionStore store(file, SessionStore::Mode::ReadOnly);
+        sqlite3_limit(store.db(), SQLITE_LIMIT_ATTACHED, 0);
+        sqlite3_set_authorizer(store.db(), readOnlyAuthorizer, nullptr);
         sqlite3_stmt *raw = nullptr;
         const char *tail = nullptr;
         if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) {

@@ -161,7 +161,7 @@ void ChromeTraceBuffer::addComplete(const ChromeEvent &e) {
         problem(e.durInvalid ? "invalid dur read as 0" : "complete events without dur read as 0", e.offset,
                 std::string(e.name));
     }
-    if (dur > INT64_MAX - *e.tsNs) {
+    if (*e.tsNs > 0 && dur > INT64_MAX - *e.tsNs) {  // ts <= 0: ts + dur cannot overflow
         problem("dur past the end of time clamped to 0", e.offset, std::string(e.name));
         dur = 0;
     }

@@ -17,7 +17,9 @@ namespace stepscope {
 class ByteSource {
 public:
     static constexpr int64_t kDefaultMaxExpandedBytes = int64_t(64) << 30;  // 64 GiB
-    static constexpr int64_t kDefaultMaxRatio = 2000;  // expanded / compressed, checked past 1 GiB
+    // expanded / compressed, checked past 1 GiB. Deflate tops out near 1032:1, so the cap must sit
+    // well below that to ever fire; real traces compress 5-30:1.
+    static constexpr int64_t kDefaultMaxRatio = 250;
 
     explicit ByteSource(const std::filesystem::path &file);
     ~ByteSource();

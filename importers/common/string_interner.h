@@ -20,7 +20,8 @@ public:
     int64_t intern(std::string_view text) {
         if (auto it = m_ids.find(text); it != m_ids.end())
             return it->second;
-        const int64_t id = m_writer.intern(text);
+        // A missing field is a default string_view (null data), which SQLite would bind as NULL.
+        const int64_t id = m_writer.intern(text.data() ? text : std::string_view("", 0));
         m_ids.emplace(std::string(text), id);
         return id;
     }

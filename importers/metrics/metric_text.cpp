@@ -148,6 +148,7 @@ std::optional<int64_t> secondsToNs(std::string_view field) {
     }
     int64_t secs = 0;
     for (char c : ip) secs = secs * 10 + (c - '0');
+    if (secs >= INT64_MAX / 1000000000LL) return std::nullopt;  // past 2262: not representable in ns
     int64_t frac = 0;
     for (size_t i = 0; i < 9; ++i) frac = frac * 10 + (i < fp.size() ? fp[i] - '0' : 0);
     if (fp.size() > 9 && fp[9] >= '5') ++frac;  // round half up at the ns digit
@@ -226,6 +227,7 @@ std::optional<CivilTime> parseCivilTime(std::string_view text) {
     }
     if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > 31 || t.hour > 23 || t.minute > 59 || t.second > 60)
         return std::nullopt;
+    if (t.year < 1678 || t.year > 2261) return std::nullopt;  // outside the int64 ns epoch range
     return t;
 }
 

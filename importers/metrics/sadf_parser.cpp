@@ -79,9 +79,10 @@ SadfParser::Result SadfParser::parseLine(std::string_view line, std::vector<Sadf
         return Result::Bad;
     }
     int64_t tNs;
+    constexpr int64_t kMaxSeconds = INT64_MAX / 1000000000LL;  // seconds that fit in int64 ns
     std::string_view ts = m_fields[2];
     if (auto ct = parseCivilTime(ts)) tNs = m_time.toEpochNs(*ct);
-    else if (auto secs = parseInt(ts)) tNs = *secs * 1000000000LL;  // sadf -U
+    else if (auto secs = parseInt(ts); secs && *secs > -kMaxSeconds && *secs < kMaxSeconds) tNs = *secs * 1000000000LL;  // sadf -U
     else { message = "timestamp '" + std::string(ts) + "' is not 'YYYY-MM-DD HH:MM:SS UTC'; row skipped"; return Result::Bad; }
     std::string host(m_fields[0]);
     auto num = [&](int col) -> std::optional<double> { return col >= 0 ? parseNumber(m_fields[size_t(col)]) : std::nullopt; };
