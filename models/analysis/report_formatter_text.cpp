@@ -3,6 +3,8 @@
 
 #include "models/analysis/report_formatter.h"
 
+#include <string_view>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -10,6 +12,35 @@
 namespace stepscope {
 
 namespace {
+
+// Names come from files: control characters become visible \xNN so they cannot drive a terminal,
+// and markdown gets a backslash before every character markdown or HTML would interpret.
+std::string shown(std::string_view s) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(s[i + 1]) < 0xA0;
+        if (c >= 0x20 && c != 0x7F && !c1) {
+            out += char(c);
+            continue;
+        }
+        if (c1) c = static_cast<unsigned char>(s[++i]);
+        out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    }
+    return out;
+}
+
+std::string md(std::string_view s) {
+    std::string out;
+    for (char c : shown(s)) {
+        if (std::string_view("\\`*_{}[]()<>#+-.!|&~").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
 
 std::string fmt(const char *f, double v) {
     char buf[64];
@@ -59,14 +90,14 @@ std::string ReportFormatter::text(const Report &report) {
     std::ostringstream out;
     out << "Stepscope report\n\nSources (" << report.sources.size() << "):\n";
     for (const SourceRow &s : report.sources)
-        out << "  " << s.path << "  [" << s.format << ", " << s.status << "]  " << s.events << " events, "
+        out << "  " << shown(s.path) << "  [" << s.format << ", " << s.status << "]  " << s.events << " events, "
             << s.warnings << " warnings\n";
     if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: not a readable format)\n";
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
-        out << "\nRun " << r.run.name;
-        if (!r.run.framework.empty()) out << " (" << r.run.framework << ")";
-        if (!r.run.device.empty()) out << " on " << r.run.device;
+        out << "\nRun " << shown(r.run.name);
+        if (!r.run.framework.empty()) out << " (" << shown(r.run.framework) << ")";
+        if (!r.run.device.empty()) out << " on " << shown(r.run.device);
         out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
         if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step\n";
         out << "  steps: " << r.steps.size() << "\n";
@@ -77,7 +108,7 @@ std::string ReportFormatter::text(const Report &report) {
         if (r.batchSize) out << "  batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
-        out << "  bottleneck: " << bottleneckLine(a) << "\n    " << a.bottleneckEvidence << "\n";
+        out << "  bottleneck: " << shown(bottleneckLine(a)) << "\n    " << shown(a.bottleneckEvidence) << "\n";
         out << "  breakdown (% of step time, mean ms per step):\n";
         const double n = double(r.steps.size());
         for (int c = 0; c < kCategoryCount; ++c) {
@@ -91,7 +122,7 @@ std::string ReportFormatter::text(const Report &report) {
         if (a.presetBreakdown) {
             out << "  " << a.presetBreakdown->preset << " preset:\n";
             for (const auto &[label, ns] : a.presetBreakdown->byLabel(a.presetBreakdown->totalNs))
-                out << "    " << label << ": " << fmt("%.1f", 100.0 * double(ns) / double(std::max<int64_t>(1, a.presetBreakdown->stepTotalNs)))
+                out << "    " << shown(label) << ": " << fmt("%.1f", 100.0 * double(ns) / double(std::max<int64_t>(1, a.presetBreakdown->stepTotalNs)))
                     << "%\n";
         }
         const GapTotals &g = a.gaps.device;
@@ -104,16 +135,16 @@ std::string ReportFormatter::text(const Report &report) {
         }
         for (size_t i = 0; i < a.gaps.top.size() && i < 5; ++i) {
             const GpuGap &gap = a.gaps.top[i];
-            out << "    " << ms(gap.dur) << " ms before " << gap.stream << " (" << gapCauseName(gap.cause) << ", host: "
-                << gap.hostActivity;
-            if (!gap.overlapping.empty()) out << ", in " << gap.overlapping.front();
+            out << "    " << ms(gap.dur) << " ms before " << shown(gap.stream) << " (" << gapCauseName(gap.cause) << ", host: "
+                << shown(gap.hostActivity);
+            if (!gap.overlapping.empty()) out << ", in " << shown(gap.overlapping.front());
             out << ")\n";
         }
         out << "  top GPU ops (total ms, count):\n";
-        int shown = 0;
+        int listed = 0;
         for (const OpStat &o : a.ops)
-            if (!o.host() && shown++ < 5) {
-                out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << o.name.substr(0, 90) << "\n";
+            if (!o.host() && listed++ < 5) {
+                out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << shown(o.name.substr(0, 90)) << "\n";
                 if (const std::string k = kernelText(o.kernel); !k.empty()) out << "      " << k << "\n";
             }
         out << "  top host ops (self ms, count):\n";
@@ -122,11 +153,11 @@ std::string ReportFormatter::text(const Report &report) {
             if (o.host()) host.push_back(&o);
         std::sort(host.begin(), host.end(), [](const OpStat *x, const OpStat *y) { return x->selfNs > y->selfNs; });
         for (size_t i = 0; i < host.size() && i < 5; ++i)
-            out << "    " << ms(host[i]->selfNs) << "  x" << host[i]->count << "  " << host[i]->name.substr(0, 90) << "\n";
+            out << "    " << ms(host[i]->selfNs) << "  x" << host[i]->count << "  " << shown(host[i]->name.substr(0, 90)) << "\n";
         out << "  findings:\n";
         for (const Finding &f : a.findings) {
-            out << "    [" << f.severity << "] " << f.title << " (" << f.rule << ")\n      " << f.detail << "\n";
-            if (!f.recommendation.empty()) out << "      -> " << f.recommendation << "\n";
+            out << "    [" << f.severity << "] " << shown(f.title) << " (" << f.rule << ")\n      " << shown(f.detail) << "\n";
+            if (!f.recommendation.empty()) out << "      -> " << shown(f.recommendation) << "\n";
             if (!f.steps.empty()) out << "      steps: " << stepList(f.steps) << "\n";
         }
     }
@@ -137,15 +168,15 @@ std::string ReportFormatter::markdown(const Report &report) {
     std::ostringstream out;
     out << "# Stepscope report\n\n## Sources\n\n| file | format | status | events | warnings |\n|---|---|---|---:|---:|\n";
     for (const SourceRow &s : report.sources)
-        out << "| `" << s.path << "` | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
+        out << "| " << md(s.path) << " | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
-        out << "\n## Run " << r.run.name << "\n\n";
-        out << "- framework: " << (r.run.framework.empty() ? "unknown" : r.run.framework) << "\n";
+        out << "\n## Run " << md(r.run.name) << "\n\n";
+        out << "- framework: " << (r.run.framework.empty() ? std::string("unknown") : md(r.run.framework)) << "\n";
         out << "- events: " << r.events << " on " << r.tracks << " tracks\n";
         out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)") << "\n";
         if (r.steps.empty()) continue;
-        out << "- **bottleneck: " << bottleneckLine(a) << "** — " << a.bottleneckEvidence << "\n";
+        out << "- **bottleneck: " << md(bottleneckLine(a)) << "** — " << md(a.bottleneckEvidence) << "\n";
         out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
         if (r.batchSize) out << "- batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
@@ -162,15 +193,15 @@ std::string ReportFormatter::markdown(const Report &report) {
             << " ms, kernel wait " << ms(g.byCauseNs[1]) << " ms, other " << ms(g.byCauseNs[2]) << " ms).\n";
         out << "\n| top GPU op | count | total ms | grid | block | registers/thread | shared memory |\n"
                "|---|---:|---:|---|---|---:|---:|\n";
-        int shown = 0;
+        int listed = 0;
         for (const OpStat &o : a.ops)
-            if (!o.host() && shown++ < 10)
-                out << "| `" << o.name.substr(0, 80) << "` | " << o.count << " | " << ms(o.totalNs) << " | " << o.kernel.grid
+            if (!o.host() && listed++ < 10)
+                out << "| " << md(o.name.substr(0, 80)) << " | " << o.count << " | " << ms(o.totalNs) << " | " << o.kernel.grid
                     << " | " << o.kernel.block << " | " << o.kernel.registers << " | " << o.kernel.sharedMemory << " |\n";
         out << "\n### Findings\n\n";
         for (const Finding &f : a.findings) {
-            out << "- **[" << f.severity << "] " << f.title << "** (`" << f.rule << "`): " << f.detail;
-            if (!f.recommendation.empty()) out << " *Recommendation:* " << f.recommendation;
+            out << "- **[" << f.severity << "] " << md(f.title) << "** (`" << f.rule << "`): " << md(f.detail);
+            if (!f.recommendation.empty()) out << " *Recommendation:* " << md(f.recommendation);
             if (!f.steps.empty()) out << " Steps: " << stepList(f.steps) << ".";
             out << "\n";
         }

@@ -77,10 +77,10 @@ void FindingsView::reload() {
         m_bottleneck->setText(m_analysis->error());
         return;
     }
-    QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck));
+    QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck).toHtmlEscaped());
     if (const auto c = categoryFromName(a->bottleneck))
         line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;
-    if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail));
+    if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail).toHtmlEscaped());
     line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence).toHtmlEscaped());
     m_bottleneck->setText(line);
 

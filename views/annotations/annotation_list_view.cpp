@@ -80,7 +80,7 @@ void AnnotationListView::reload() {
         item->setText(0, formatDurationNs(a.startNs - origin));
         item->setText(1, a.isPoint() ? tr("point") : formatDurationNs(a.endNs - a.startNs));
         item->setText(2, QString::fromStdString(a.text) + (a.transient ? tr(" (not saved)") : QString()));
-        item->setToolTip(2, QString::fromStdString(a.text));
+        item->setToolTip(2, QString::fromStdString(a.text).toHtmlEscaped());  // tooltips guess rich text
         item->setData(0, Qt::UserRole, qint64(a.id));
         if (a.id == keep) m_tree->setCurrentItem(item);
     }

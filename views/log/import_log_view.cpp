@@ -40,7 +40,7 @@ void ImportLogView::reload() {
         setItem(i, 0, new QTableWidgetItem(QString::fromStdString(r.severity)));
         const QString file = QString::fromStdString(r.file);
         auto *fileItem = new QTableWidgetItem(file.section('/', -1));
-        fileItem->setToolTip(file);
+        fileItem->setToolTip(file.toHtmlEscaped());  // tooltips guess rich text
         setItem(i, 1, fileItem);
         setItem(i, 2, new QTableWidgetItem(QString::fromStdString(r.position)));
         setItem(i, 3, new QTableWidgetItem(QString::fromStdString(r.message)));

@@ -44,7 +44,7 @@ void SessionOverviewView::reload() {
     for (const SourceRow &s : reader.sources()) {
         auto *item = new QTreeWidgetItem(this, {fileName(s.path), QString::fromStdString(s.format),
                                                 QString::number(s.events), QString::fromStdString(s.status)});
-        item->setToolTip(0, QString::fromStdString(s.path));
+        item->setToolTip(0, QString::fromStdString(s.path).toHtmlEscaped());  // tooltips guess rich text
         if (s.warnings) item->setText(3, tr("%1, %n warning(s)", nullptr, int(s.warnings)).arg(QString::fromStdString(s.status)));
         sourceItems[s.id] = item;
     }

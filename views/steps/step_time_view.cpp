@@ -120,7 +120,7 @@ QString StepTimeView::stepSummary(double x) const {
                     .arg(100.0 * double(ns) / double(std::max<int64_t>(1, s.dur())), 0, 'f', 1);
     }
     for (const OutlierStep &o : m_current->outliers)
-        if (o.step == s.step) text += tr("<br><i>outlier: %1</i>").arg(QString::fromStdString(o.cause));
+        if (o.step == s.step) text += tr("<br><i>outlier: %1</i>").arg(QString::fromStdString(o.cause).toHtmlEscaped());
     return text;
 }
 
@@ -154,8 +154,8 @@ void StepTimeView::reload() {
             outKeys.push_back(double(o.step));
             outValues.push_back(double(o.durNs) / 1e6 + maxMs * 0.04);
         }
-        QString line = tr("bottleneck: <b>%1</b>").arg(QString::fromStdString(m_current->bottleneck));
-        if (!m_current->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(QString::fromStdString(m_current->bottleneckDetail));
+        QString line = tr("bottleneck: <b>%1</b>").arg(QString::fromStdString(m_current->bottleneck).toHtmlEscaped());
+        if (!m_current->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(QString::fromStdString(m_current->bottleneckDetail).toHtmlEscaped());
         line += tr(" · GPU busy %1%").arg(m_current->gpuBusyPct, 0, 'f', 1);
         if (m_current->samplesPerSecond) line += tr(" · %1 samples/s").arg(*m_current->samplesPerSecond, 0, 'f', 1);
         if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");

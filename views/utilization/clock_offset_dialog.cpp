@@ -73,7 +73,7 @@ void ClockOffsetDialog::load() {
         auto *path = new QTableWidgetItem(QString::fromStdString(s.path));
         path->setData(kSourceIdRole, qint64(s.id));
         if (start.count(s.id)) path->setData(kStartRole, qint64(start[s.id] - s.clockOffsetNs));
-        path->setToolTip(path->text());
+        path->setToolTip(path->text().toHtmlEscaped());  // tooltips guess rich text
         const auto a = anchor.find(s.id);
         const QString anchorText = a == anchor.end() ? tr("wall clock (metrics)") : a->second.second ? tr("yes") : tr("none");
         if (a != anchor.end() && !a->second.second) unanchored << QString::fromStdString(s.path);
