@@ -130,11 +130,14 @@ void MainWindow::buildDocks() {
 QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log"}; }
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
-    if (name == "timeline") return new TimelinePaneView(m_session, m_time, parent);
+    if (name == "timeline") {
+        auto *pane = new TimelinePaneView(m_session, m_time, parent);
+        pane->timeline()->setMetricSeries(metrics());  // instance metrics as tracks under the trace
+        return pane;
+    }
     if (name == "steps") return new StepTimeView(m_session, m_time, parent);
     if (name == "utilization") {
-        if (!m_metrics) m_metrics = new MetricSeriesModel(m_session, this);  // one per window, shared
-        auto *view = new UtilizationView(m_metrics, m_time, parent);
+        auto *view = new UtilizationView(metrics(), m_time, parent);
         view->setAnnotations(AnnotationModel::of(m_session));
         return view;
     }
@@ -143,6 +146,11 @@ QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
     if (name == "log") return new ImportLogView(m_session, parent);
     return nullptr;
+}
+
+MetricSeriesModel *MainWindow::metrics() {
+    if (!m_metrics) m_metrics = new MetricSeriesModel(m_session, this);  // one per window, shared
+    return m_metrics;
 }
 
 QWidget *MainWindow::viewWidget(const QString &name) const {

@@ -54,6 +54,8 @@ public:
     // A new instance of a named view over this window's session and time range (export renders
     // one at the size asked for); nullptr for an unknown name.
     QWidget *createView(const QString &name, QWidget *parent = nullptr);
+    // The window's instance metrics, shared by the utilization view and the timeline's metric tracks.
+    MetricSeriesModel *metrics();
     QString lastError() const { return m_lastError; }
     int warningBadgeCount() const { return m_warningCount; }
     static QString sessionPathFor(const QStringList &inputs);

@@ -1,5 +1,6 @@
 #include "models/timeline/timeline_model.h"
 
+#include "models/metrics/metric_lod.h"
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_item_folder.h"
 
@@ -22,6 +23,7 @@ QString subgroupTitle(const TrackRow &t) {
 } // namespace
 
 TimelineModel::TimelineModel(QObject *parent) : QObject(parent) {}
+TimelineModel::~TimelineModel() = default;
 
 int TimelineModel::trackIndex(int64_t trackId) const {
     auto it = m_trackIndex.find(trackId);
@@ -34,6 +36,8 @@ void TimelineModel::load(SessionStore *store) {
     m_groups.clear();
     m_steps.clear();
     m_trackIndex.clear();
+    m_values.clear();
+    m_counterLods.clear();
     m_names.clear();
     m_extent = {};
     m_sliceCount = 0;
@@ -43,25 +47,35 @@ void TimelineModel::load(SessionStore *store) {
         m_lod.load(*store);
         readTracks();
     }
+    addMetricTracks();
     emit modelReset();
 }
 
 void TimelineModel::readTracks() {
     SessionReader reader(*m_store);
-    bool any = false;
     for (const RunRow &run : reader.runs()) {
         const int runGroup = int(m_groups.size());
         m_groups.push_back({QString::fromStdString(run.name.empty() ? run.host : run.name), -1, {}, {}});
         std::map<QString, int> subgroups;  // title -> group index, in first-seen order below
         for (const TrackRow &row : reader.tracks(run.id)) {
             const TrackLod *lod = m_lod.track(row.id);
-            if (!lod || lod->slices == 0) continue;  // counters and empty tracks: nothing to draw here
+            std::unique_ptr<MetricLod> counter;
+            if (row.kind == "counter") {
+                counter = readCounterSamples(row.id, run.timeBaseNs);
+                if (!counter) continue;
+            } else if (!lod || lod->slices == 0) {
+                continue;  // empty tracks: nothing to draw
+            }
             const QString title = subgroupTitle(row);
             auto it = subgroups.find(title);
             if (it == subgroups.end()) {
                 it = subgroups.emplace(title, int(m_groups.size())).first;
                 m_groups[size_t(runGroup)].children.push_back(int(m_groups.size()));
                 m_groups.push_back({title, runGroup, {}, {}});
+            }
+            if (counter) {
+                addCounterTrack(row, run, it->second, std::move(counter));
+                continue;
             }
             TimelineTrack t;
             t.id = row.id;
@@ -78,8 +92,7 @@ void TimelineModel::readTracks() {
             m_tracks.push_back(t);
             m_sliceCount += lod->slices;
             const NsRange r{t.baseNs + lod->startNs, t.baseNs + lod->endNs};
-            m_extent = any ? NsRange{std::min(m_extent.start, r.start), std::max(m_extent.end, r.end)} : r;
-            any = true;
+            m_extent = m_extent.valid() ? NsRange{std::min(m_extent.start, r.start), std::max(m_extent.end, r.end)} : r;
         }
         for (const StepRow &s : reader.steps(run.id)) m_steps.push_back({s.step, s.startNs, s.durNs});
     }
@@ -105,6 +118,7 @@ void TimelineModel::beginFrame(double loadBudgetMs) {
 void TimelineModel::fetch(int track, NsRange range, double nsPerPixel, std::vector<TimelineItem> &out) {
     if (track < 0 || track >= int(m_tracks.size()) || !range.valid()) return;
     const TimelineTrack &t = m_tracks[size_t(track)];
+    if (t.isValueTrack()) return;  // drawn from valueSeries()
     const TrackLod *lod = m_lod.track(t.id);
     if (!lod) return;
     const int64_t t0 = range.start - t.baseNs, t1 = range.end - t.baseNs;

@@ -17,20 +17,31 @@
 #include <QHash>
 #include <QObject>
 
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 namespace stepscope {
 
+class MetricLod;
+class MetricSeriesModel;
+struct RunRow;
+struct TrackRow;
+
 class TimelineModel : public QObject {
     Q_OBJECT
 public:
     explicit TimelineModel(QObject *parent = nullptr);
+    ~TimelineModel() override;
 
     // Reads runs, tracks and steps and makes the level-of-detail cache current (built the first
     // time a session is opened after an import). nullptr clears. Emits modelReset().
     void load(SessionStore *store);
     SessionStore *store() const { return m_store; }
+    // Instance metrics to show as metric tracks (a top-level "Instance metrics" group), kept in step
+    // with the model's seriesChanged(). nullptr: none. The model must outlive this one's use of it.
+    void setMetricSeries(const MetricSeriesModel *metrics);
 
     const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
     const std::vector<TimelineGroup> &groups() const { return m_groups; }
@@ -40,6 +51,11 @@ public:
     int64_t sliceCount() const { return m_sliceCount; }
     // The union of step `step`'s spans over the runs that have it; invalid when none.
     NsRange stepRange(int64_t step) const;
+
+    // Counter and metric tracks: their samples (nullptr for slice tracks) and the value at instant t
+    // (the last sample at or before t, unless a metric has a gap there).
+    const TimelineValueSeries *valueSeries(int track) const;
+    std::optional<double> valueAt(int track, int64_t t) const;
 
     // Items to draw for track `track` over `range` at `nsPerPixel`. Appends to `out`.
     void fetch(int track, NsRange range, double nsPerPixel, std::vector<TimelineItem> &out);
@@ -64,6 +80,11 @@ signals:
 
 private:
     void readTracks();
+    // A counter track's samples on the absolute axis; nullptr when it has none.
+    std::unique_ptr<MetricLod> readCounterSamples(int64_t trackId, int64_t baseNs) const;
+    void addCounterTrack(const TrackRow &row, const RunRow &run, int group, std::unique_ptr<MetricLod> samples);
+    void rebuildMetricTracks();
+    void addMetricTracks();
     void fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
                     double nsPerPixel, std::vector<TimelineItem> &out) const;
     void fetchSummary(const TimelineTrack &t, const TrackLod &lod, int level, int64_t t0, int64_t t1,
@@ -75,6 +96,11 @@ private:
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
     std::vector<TimelineStep> m_steps;
+    std::vector<TimelineValueSeries> m_values;
+    std::vector<std::unique_ptr<MetricLod>> m_counterLods;  // owned samples of counter tracks
+    const MetricSeriesModel *m_metrics = nullptr;
+    QMetaObject::Connection m_metricsConnection;
+    size_t m_metricTracksBegin = 0, m_metricGroupsBegin = 0, m_metricValuesBegin = 0;
     std::unordered_map<int64_t, int> m_trackIndex;
     NsRange m_extent;
     int64_t m_sliceCount = 0;

@@ -25,16 +25,29 @@ struct TimelineItem {
     int64_t endNs() const { return startNs + durNs; }
 };
 
+class MetricLod;
+
+// The samples behind a counter or metric track: a Chrome-trace "C" counter (its value holds until
+// the next sample) or an instance metric (a sample older than three periods means a gap).
+struct TimelineValueSeries {
+    const MetricLod *lod = nullptr;  // absolute times
+    QString unit;                    // "%", "B", ... ; empty for plain numbers
+    int64_t periodNs = 0;            // 0: each value holds until the next sample
+    double min = 0, max = 0;         // over the whole series: a fixed scale while panning
+};
+
 struct TimelineTrack {
-    int64_t id = 0;
+    int64_t id = 0;          // track.id; negative for metric tracks (they have no track row)
     int64_t runId = 0;
     int group = 0;           // index into TimelineModel::groups() (the device/host sub-group)
     QString name;
-    QString kind;            // host_thread, gpu_stream, counter, other
+    QString kind;            // host_thread, gpu_stream, counter, metric, other
     std::optional<int64_t> device;
     int depthCount = 1;
     int64_t sliceCount = 0;
     int64_t baseNs = 0;      // absolute time of the track's relative zero
+    int valueSeries = -1;    // counter and metric tracks: index into TimelineModel's value series
+    bool isValueTrack() const { return valueSeries >= 0; }
 };
 
 // Groups form two levels: a run (parent == -1) and its device/host sub-groups.

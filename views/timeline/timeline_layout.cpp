@@ -19,9 +19,10 @@ void TimelineLayout::rebuild(const TimelineModel &model) {
             m_rows.push_back({TimelineRow::Kind::GroupHeader, sub, y, kGroupHeaderHeight});
             y += kGroupHeaderHeight;
             if (isCollapsed(sub)) continue;
-            for (int t : groups[size_t(sub)].tracks) {
+            for (int t : trackOrder(model, sub)) {
                 if (isHidden(t)) continue;
-                const int h = model.tracks()[size_t(t)].depthCount * kLaneHeight + 2 * kTrackPadding;
+                const TimelineTrack &track = model.tracks()[size_t(t)];
+                const int h = track.isValueTrack() ? kValueTrackHeight : track.depthCount * kLaneHeight + 2 * kTrackPadding;
                 m_trackRow[size_t(t)] = int(m_rows.size());
                 m_rows.push_back({TimelineRow::Kind::Track, t, y, h});
                 y += h;
@@ -51,9 +52,38 @@ void TimelineLayout::setHidden(int track, bool hidden) {
     if (hidden) m_hidden.insert(track); else m_hidden.remove(track);
 }
 
+std::vector<int> TimelineLayout::trackOrder(const TimelineModel &model, int group) const {
+    if (group < 0 || group >= int(model.groups().size())) return {};
+    const std::vector<int> &natural = model.groups()[size_t(group)].tracks;
+    auto it = m_order.constFind(group);
+    if (it == m_order.constEnd() || it->size() != natural.size()) return natural;
+    return *it;
+}
+
+int TimelineLayout::positionInGroup(const TimelineModel &model, int track) const {
+    if (track < 0 || track >= int(model.tracks().size())) return -1;
+    const std::vector<int> order = trackOrder(model, model.tracks()[size_t(track)].group);
+    const auto it = std::find(order.begin(), order.end(), track);
+    return it == order.end() ? -1 : int(it - order.begin());
+}
+
+bool TimelineLayout::moveTrack(const TimelineModel &model, int track, int index) {
+    const int from = positionInGroup(model, track);
+    if (from < 0) return false;
+    const int group = model.tracks()[size_t(track)].group;
+    std::vector<int> order = trackOrder(model, group);
+    const int to = std::clamp(index, 0, int(order.size()) - 1);
+    if (to == from) return false;
+    order.erase(order.begin() + from);
+    order.insert(order.begin() + to, track);
+    m_order.insert(group, std::move(order));
+    return true;
+}
+
 void TimelineLayout::resetChoices() {
     m_collapsed.clear();
     m_hidden.clear();
+    m_order.clear();
 }
 
 } // namespace stepscope

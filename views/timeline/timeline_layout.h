@@ -1,10 +1,14 @@
 #pragma once
 // TimelineLayout places the timeline's rows vertically: run headers, device/host sub-group headers
-// and tracks (one lane per nesting depth), honouring collapsed groups and hidden tracks. TimelineView
-// owns one, rebuilds it when the model or the user's choices change, and asks it which row is at y.
+// and tracks (one lane per nesting depth; counter and metric tracks a fixed-height chart), honouring
+// the user's choices: collapsed groups, hidden tracks and the order of tracks within a group. The
+// choices are saved as names (run / group / track), so they survive re-opening and re-importing.
+// TimelineView owns one, rebuilds it when the model or the choices change, asks it which row is at y.
 
 #include "models/timeline/timeline_model.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QSet>
 
 #include <vector>
@@ -25,6 +29,7 @@ public:
     static constexpr int kTrackPadding = 3;
     static constexpr int kRunHeaderHeight = 24;
     static constexpr int kGroupHeaderHeight = 20;
+    static constexpr int kValueTrackHeight = 44;
 
     void rebuild(const TimelineModel &model);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
@@ -41,12 +46,21 @@ public:
     void setHidden(int track, bool hidden);
     void showAllTracks() { m_hidden.clear(); }
     int hiddenCount() const { return int(m_hidden.size()); }
+    // The tracks of sub-group `group` in the user's order (the model's where none was chosen).
+    std::vector<int> trackOrder(const TimelineModel &model, int group) const;
+    // Moves `track` to position `index` within its sub-group (clamped); false when nothing moved.
+    bool moveTrack(const TimelineModel &model, int track, int index);
+    int positionInGroup(const TimelineModel &model, int track) const;
     void resetChoices();
+    // The choices as JSON keyed by names, and back (unknown names are ignored).
+    QByteArray saveChoices(const TimelineModel &model) const;
+    void restoreChoices(const TimelineModel &model, const QByteArray &json);
 
 private:
     std::vector<TimelineRow> m_rows;
     std::vector<int> m_trackRow;  // track index -> row index or -1
     QSet<int> m_collapsed, m_hidden;
+    QHash<int, std::vector<int>> m_order;  // sub-group -> its tracks, only where the user reordered
     int m_height = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "models/timeline/name_colors.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/timeline/time_ruler.h"
+#include "views/timeline/value_track_painter.h"
 
 #include <QPainterPath>
 
@@ -76,6 +77,10 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
             p.fillRect(QRect(data.left(), y, data.width(), row.height), kRunHeader);
         } else if (row.kind == TimelineRow::Kind::GroupHeader) {
             p.fillRect(QRect(data.left(), y, data.width(), row.height), kGroupHeader);
+        } else if (const TimelineValueSeries *values = f.model->valueSeries(row.index)) {
+            const QString &name = f.model->tracks()[size_t(row.index)].name;
+            ValueTrackPainter::paint(p, QRectF(data.left(), y, data.width(), row.height - 1), *values, f.range,
+                                     ValueTrackPainter::colorFor(name));
         } else {
             items.clear();
             f.model->fetch(row.index, f.range, nsPerPx, items);
@@ -214,15 +219,20 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
         if (row.kind == TimelineRow::Kind::Track) {
             const TimelineTrack &t = tracks[size_t(row.index)];
             p.setFont(base);
-            const QFontMetrics fm(base);
-            const QString count = QStringLiteral("%L1").arg(t.sliceCount);
-            const int countW = fm.horizontalAdvance(count) + 8;
-            p.setPen(kText);
-            p.drawText(QRect(28, y, kLabelWidth - 34 - countW, TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding),
-                       Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(t.name, Qt::ElideMiddle, kLabelWidth - 34 - countW));
-            p.setPen(kMutedText);
-            p.drawText(QRect(kLabelWidth - countW - 6, y, countW, TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding),
-                       Qt::AlignVCenter | Qt::AlignRight, count);
+            if (t.isValueTrack()) {
+                ValueTrackPainter::paintLabel(p, QRect(28, y, kLabelWidth - 34, row.height), t.name,
+                                              *f.model->valueSeries(row.index), f.range, kText, kMutedText);
+            } else {
+                const QFontMetrics fm(base);
+                const QString count = QStringLiteral("%L1").arg(t.sliceCount);
+                const int countW = fm.horizontalAdvance(count) + 8;
+                const int lineH = TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding;
+                p.setPen(kText);
+                p.drawText(QRect(28, y, kLabelWidth - 34 - countW, lineH), Qt::AlignVCenter | Qt::AlignLeft,
+                           fm.elidedText(t.name, Qt::ElideMiddle, kLabelWidth - 34 - countW));
+                p.setPen(kMutedText);
+                p.drawText(QRect(kLabelWidth - countW - 6, y, countW, lineH), Qt::AlignVCenter | Qt::AlignRight, count);
+            }
         } else {
             const bool run = row.kind == TimelineRow::Kind::RunHeader;
             p.fillRect(r, run ? kRunHeader : kGroupHeader);

@@ -2,12 +2,18 @@
 
 #include "views/annotations/timeline_annotation_overlay.h"
 
+#include "models/store/sqlite_statement.h"
+
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 
 namespace stepscope {
+
+namespace {
+constexpr const char *kLayoutSetting = "timeline.tracks";
+} // namespace
 
 TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)),
@@ -23,19 +29,21 @@ TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWi
     // Incoming ranges are applied by repainting: the range itself lives only in the controller.
     connect(m_time, &TimeRangeController::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(m_time, &TimeRangeController::selectionChanged, this, qOverload<>(&QWidget::update));
-    connect(m_model, &TimelineModel::modelReset, this, &TimelineView::relayout);
+    connect(m_model, &TimelineModel::modelReset, this, &TimelineView::applyModelReset);
     if (m_session) {
         connect(m_session, &SessionModel::sessionChanged, this, &TimelineView::reload);
         reload();
     }
 }
 
+void TimelineView::setMetricSeries(MetricSeriesModel *metrics) { m_model->setMetricSeries(metrics); }
+
 void TimelineView::reload() {
-    m_model->load(m_session ? m_session->store() : nullptr);
-    m_layout.resetChoices();
+    SessionStore *store = m_session ? m_session->store() : nullptr;
+    m_savedChoices = store ? QByteArray::fromStdString(store->setting(kLayoutSetting)) : QByteArray();
     m_selectedSliceId = -1;
     m_selectedTrack = -1;
-    relayout();
+    m_model->load(store);  // emits modelReset: choices restored, layout rebuilt
     if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
 }
 
@@ -43,6 +51,24 @@ void TimelineView::relayout() {
     m_layout.rebuild(*m_model);
     setScrollY(m_scrollY);
     update();
+}
+
+void TimelineView::applyModelReset() {
+    m_layout.restoreChoices(*m_model, m_savedChoices);
+    relayout();
+}
+
+void TimelineView::saveChoices() {
+    m_savedChoices = m_layout.saveChoices(*m_model);
+    SessionStore *store = m_session ? m_session->store() : nullptr;
+    if (store && store->mode() == SessionStore::Mode::ReadWrite) {
+        try {
+            store->setSetting(kLayoutSetting, m_savedChoices.toStdString());
+        } catch (const StoreError &) {
+            // Busy or read-only file: the choice still holds for this window.
+        }
+    }
+    relayout();
 }
 
 void TimelineView::setScrollY(int y) {
@@ -69,17 +95,21 @@ void TimelineView::setFlowsVisible(bool visible) {
 
 void TimelineView::setGroupCollapsed(int group, bool collapsed) {
     m_layout.setCollapsed(group, collapsed);
-    relayout();
+    saveChoices();
 }
 
 void TimelineView::setTrackHidden(int track, bool hidden) {
     m_layout.setHidden(track, hidden);
-    relayout();
+    saveChoices();
 }
 
 void TimelineView::showAllTracks() {
     m_layout.showAllTracks();
-    relayout();
+    saveChoices();
+}
+
+void TimelineView::moveTrack(int track, int index) {
+    if (m_layout.moveTrack(*m_model, track, index)) saveChoices();
 }
 
 bool TimelineView::goToStep(int64_t step) {

@@ -18,6 +18,7 @@
 
 namespace stepscope {
 
+class MetricSeriesModel;
 class TimelineAnnotationOverlay;
 
 class TimelineView : public QWidget {
@@ -27,6 +28,9 @@ public:
     TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
 
     TimelineModel *model() const { return m_model; }
+    // Shows these instance metrics as metric tracks (MainWindow shares its model with the
+    // utilization view). nullptr: no metric tracks.
+    void setMetricSeries(MetricSeriesModel *metrics);
     TimeRangeController *timeController() const { return m_time; }
     TimelineLayout &layout() { return m_layout; }
 
@@ -40,6 +44,11 @@ public:
     void setGroupCollapsed(int group, bool collapsed);
     void setTrackHidden(int track, bool hidden);
     void showAllTracks();
+    // Moves a track to position `index` within its group (clamped); the order is saved in the
+    // session with the other track choices (collapsed groups, hidden tracks).
+    void moveTrack(int track, int index);
+    // Dragging a track label moves it among its neighbours; these say which track is being dragged.
+    int draggedTrack() const { return m_drag == Drag::MoveTrack ? m_dragTrack : -1; }
     // Scrolls vertically so the track is visible.
     void ensureTrackVisible(int track);
     int scrollY() const { return m_scrollY; }
@@ -71,9 +80,12 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    enum class Drag { None, Pan, Select };
+    enum class Drag { None, Pan, Select, MoveTrack };
     void reload();
     void relayout();
+    void applyModelReset();   // restores the saved track choices onto the new model
+    void saveChoices();       // after the user changed one: into the session, then relayout
+    QString valueTooltip(QPoint pos) const;
     void clickAt(QPoint pos);
     bool clickLabel(QPoint pos);
     void setRangeContinuous(NsRange r);
@@ -94,6 +106,8 @@ private:
     Drag m_drag = Drag::None;
     QPoint m_pressPos, m_lastPos;
     int64_t m_pressTime = 0;
+    int m_dragTrack = -1;
+    QByteArray m_savedChoices;  // the layout choices as saved in the session (JSON)
     bool m_moved = false;
 };
 

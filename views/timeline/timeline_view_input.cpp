@@ -1,6 +1,7 @@
 // TimelineView: mouse, wheel and keyboard handling (Perfetto conventions), tooltips, context menu.
 #include "views/timeline/timeline_view.h"
 
+#include "models/metrics/metric_units.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/annotations/timeline_annotation_overlay.h"
 
@@ -47,7 +48,12 @@ void TimelineView::wheelEvent(QWheelEvent *event) {
 bool TimelineView::clickLabel(QPoint pos) {
     if (pos.x() >= TimelinePainter::kLabelWidth || pos.y() < TimelinePainter::kHeaderHeight) return false;
     const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
-    if (row && row->kind != TimelineRow::Kind::Track) setGroupCollapsed(row->index, !m_layout.isCollapsed(row->index));
+    if (row && row->kind == TimelineRow::Kind::Track) {  // a track's label: drag it to reorder
+        m_drag = Drag::MoveTrack;
+        m_dragTrack = row->index;
+    } else if (row) {
+        setGroupCollapsed(row->index, !m_layout.isCollapsed(row->index));
+    }
     return true;
 }
 
@@ -68,7 +74,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event) {
     if (m_drag == Drag::None) return;
     if ((pos - m_pressPos).manhattanLength() >= kDragThreshold) m_moved = true;
     if (!m_moved) return;
-    if (m_drag == Drag::Pan) {
+    if (m_drag == Drag::MoveTrack) {
+        // Take the place of the track under the cursor when it is a neighbour in the same group.
+        setCursor(Qt::SizeVerCursor);
+        const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
+        const auto &tracks = m_model->tracks();
+        if (row && row->kind == TimelineRow::Kind::Track && row->index != m_dragTrack &&
+            tracks[size_t(row->index)].group == tracks[size_t(m_dragTrack)].group &&
+            m_layout.moveTrack(*m_model, m_dragTrack, m_layout.positionInGroup(*m_model, row->index)))
+            relayout();
+    } else if (m_drag == Drag::Pan) {
         const NsRange r = range();
         const QRect d = TimelinePainter::dataRect(size());
         const int64_t dt = int64_t(std::llround(double(pos.x() - m_lastPos.x()) * double(r.duration()) / std::max(1, d.width())));
@@ -85,7 +100,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event) {
     const Drag drag = m_drag;
     m_drag = Drag::None;
     unsetCursor();
-    if (drag == Drag::Pan && m_moved) {
+    if (drag == Drag::MoveTrack) {
+        if (m_moved) saveChoices();
+    } else if (drag == Drag::Pan && m_moved) {
         m_time->commitHistory();
     } else if (!m_moved && drag != Drag::None) {
         if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight) {
@@ -149,8 +166,15 @@ void TimelineView::keyPressEvent(QKeyEvent *event) {
             emit sliceSelected(SliceDetails{});
         }
         break;
-    case Qt::Key_Up: setScrollY(m_scrollY - 40); break;
-    case Qt::Key_Down: setScrollY(m_scrollY + 40); break;
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+        if ((event->modifiers() & Qt::AltModifier) && m_selectedTrack >= 0) {  // Alt+Up/Down: move the track
+            moveTrack(m_selectedTrack, m_layout.positionInGroup(*m_model, m_selectedTrack) + (event->key() == Qt::Key_Up ? -1 : 1));
+            ensureTrackVisible(m_selectedTrack);
+        } else {
+            setScrollY(m_scrollY + (event->key() == Qt::Key_Up ? -40 : 40));
+        }
+        break;
     default: return QWidget::keyPressEvent(event);
     }
     event->accept();
@@ -167,6 +191,13 @@ bool TimelineView::event(QEvent *e) {
             const TimelineStep &st = m_model->steps()[size_t(s)];
             text = tr("step %1 — %2 (click to zoom)").arg(st.step).arg(formatDurationNs(st.durNs));
         }
+    } else if (pos.x() < TimelinePainter::kLabelWidth && pos.y() >= TimelinePainter::kHeaderHeight) {
+        const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
+        if (row && row->kind == TimelineRow::Kind::Track)
+            text = tr("<b>%1</b><br>drag to reorder · right-click to hide or move")
+                       .arg(m_model->tracks()[size_t(row->index)].name.toHtmlEscaped());
+    } else if (const QString value = valueTooltip(pos); !value.isEmpty()) {
+        text = value;
     } else if (const TimelineHit *hit = hitAt(pos)) {
         const TimelineItem &it = hit->item;
         const QString name = m_model->nameText(it.nameId).toHtmlEscaped();
@@ -178,6 +209,20 @@ bool TimelineView::event(QEvent *e) {
     }
     if (text.isEmpty()) QToolTip::hideText(); else QToolTip::showText(help->globalPos(), text, this);
     return true;
+}
+
+QString TimelineView::valueTooltip(QPoint pos) const {
+    if (pos.x() < TimelinePainter::kLabelWidth) return {};
+    const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
+    if (!row || row->kind != TimelineRow::Kind::Track) return {};
+    const TimelineValueSeries *series = m_model->valueSeries(row->index);
+    if (!series) return {};
+    const int64_t t = timeAt(pos.x());
+    const QString name = m_model->tracks()[size_t(row->index)].name.toHtmlEscaped();
+    const std::optional<double> v = m_model->valueAt(row->index, t);
+    if (!v) return tr("<b>%1</b><br>no sample here").arg(name);
+    const UnitScale scale = MetricUnits::scaleFor(series->unit, std::fabs(*v));
+    return tr("<b>%1</b><br>%2").arg(name, MetricUnits::format(*v, scale));
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
@@ -193,6 +238,12 @@ void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
     if (row && row->kind == TimelineRow::Kind::Track) {
         const int track = row->index;
         menu.addAction(tr("Hide “%1”").arg(m_model->tracks()[size_t(track)].name), this, [this, track] { setTrackHidden(track, true); });
+        const int at = m_layout.positionInGroup(*m_model, track);
+        const int last = int(m_model->groups()[size_t(m_model->tracks()[size_t(track)].group)].tracks.size()) - 1;
+        menu.addAction(tr("Move Up"), this, [this, track, at] { moveTrack(track, at - 1); })->setEnabled(at > 0);
+        menu.addAction(tr("Move Down"), this, [this, track, at] { moveTrack(track, at + 1); })->setEnabled(at < last);
+        menu.addAction(tr("Move to Top"), this, [this, track] { moveTrack(track, 0); })->setEnabled(at > 0);
+        menu.addAction(tr("Move to Bottom"), this, [this, track, last] { moveTrack(track, last); })->setEnabled(at < last);
     } else if (row) {
         const int group = row->index;
         const bool collapsed = m_layout.isCollapsed(group);

@@ -1,0 +1,146 @@
+// TimelineModel: counter tracks (Chrome-trace "C" events, read from counter_sample) and metric tracks
+// (instance metrics from MetricSeriesModel). Both are drawn from a MetricLod — per-pixel min/max
+// buckets at any zoom — so a week of 100 ms samples costs the same per frame as a hundred.
+#include "models/timeline/timeline_model.h"
+
+#include "models/metrics/metric_lod.h"
+#include "models/metrics/metric_series_model.h"
+#include "models/metrics/metric_units.h"
+#include "models/store/session_reader.h"
+#include "models/store/sqlite_statement.h"
+
+#include <algorithm>
+#include <map>
+
+namespace stepscope {
+
+namespace {
+TimelineValueSeries describe(const MetricLod &lod, QString unit, int64_t periodNs) {
+    TimelineValueSeries v;
+    v.lod = &lod;
+    v.unit = std::move(unit);
+    v.periodNs = periodNs;
+    const MetricStats all = lod.statsOfIndices(0, lod.size());
+    v.min = all.min;
+    v.max = all.max;
+    return v;
+}
+
+// Per-core CPU series stay in the utilization view: a 96-core machine would bury the timeline.
+bool showAsTrack(const MetricSeriesInfo &info) { return !(info.name == "cpu_util" && info.device && info.id >= 0); }
+
+QString metricTrackName(const MetricSeriesInfo &info) {
+    QString name = MetricUnits::seriesTitle(QString::fromStdString(info.name));
+    if (!info.label.empty()) name += QStringLiteral(" · ") + QString::fromStdString(info.label);
+    return name;
+}
+
+QString metricSubgroup(const MetricSeriesInfo &info) {
+    const QString device = info.name.rfind("gpu_", 0) == 0 && info.device ? QStringLiteral("GPU %1").arg(*info.device)
+                                                                         : QStringLiteral("Host");
+    return info.run.empty() ? device : QString::fromStdString(info.run) + QStringLiteral(" · ") + device;
+}
+} // namespace
+
+std::unique_ptr<MetricLod> TimelineModel::readCounterSamples(int64_t trackId, int64_t baseNs) const {
+    SqliteStatement st(m_store->db(), "SELECT t_ns, value FROM counter_sample WHERE track_id = ?1 ORDER BY t_ns");
+    st.bind(1, trackId);
+    std::vector<int64_t> t;
+    std::vector<float> v;
+    while (st.step()) {
+        t.push_back(baseNs + st.columnInt(0));
+        v.push_back(float(st.columnDouble(1)));
+    }
+    if (t.empty()) return nullptr;
+    return std::make_unique<MetricLod>(std::move(t), std::move(v));
+}
+
+void TimelineModel::addCounterTrack(const TrackRow &row, const RunRow &run, int group, std::unique_ptr<MetricLod> samples) {
+    TimelineTrack t;
+    t.id = row.id;
+    t.runId = run.id;
+    t.group = group;
+    t.name = QString::fromStdString(row.name);
+    t.kind = QStringLiteral("counter");
+    t.device = row.device;
+    t.sliceCount = samples->size();
+    t.baseNs = run.timeBaseNs;
+    t.valueSeries = int(m_values.size());
+    m_values.push_back(describe(*samples, QString(), 0));
+    const NsRange r{samples->times().front(), samples->times().back() + 1};
+    m_extent = m_extent.valid() ? NsRange{std::min(m_extent.start, r.start), std::max(m_extent.end, r.end)} : r;
+    m_counterLods.push_back(std::move(samples));
+    m_trackIndex[t.id] = int(m_tracks.size());
+    m_groups[size_t(group)].tracks.push_back(int(m_tracks.size()));
+    m_tracks.push_back(t);
+}
+
+void TimelineModel::setMetricSeries(const MetricSeriesModel *metrics) {
+    if (m_metricsConnection) disconnect(m_metricsConnection);
+    m_metrics = metrics;
+    if (m_metrics) m_metricsConnection = connect(m_metrics, &MetricSeriesModel::seriesChanged, this, &TimelineModel::rebuildMetricTracks);
+    rebuildMetricTracks();
+}
+
+void TimelineModel::rebuildMetricTracks() {
+    for (size_t i = m_metricTracksBegin; i < m_tracks.size(); ++i) m_trackIndex.erase(m_tracks[i].id);
+    m_tracks.resize(std::min(m_tracks.size(), m_metricTracksBegin));
+    m_groups.resize(std::min(m_groups.size(), m_metricGroupsBegin));
+    m_values.resize(std::min(m_values.size(), m_metricValuesBegin));
+    addMetricTracks();
+    emit modelReset();
+}
+
+void TimelineModel::addMetricTracks() {
+    m_metricTracksBegin = m_tracks.size();
+    m_metricGroupsBegin = m_groups.size();
+    m_metricValuesBegin = m_values.size();
+    if (!m_metrics || m_metrics->count() == 0) return;
+    // GPUs first, then the host; within a sub-group, series in the order they were imported.
+    std::map<std::pair<bool, QString>, std::vector<int>> bySubgroup;
+    for (int i = 0; i < m_metrics->count(); ++i) {
+        const MetricSeriesInfo &info = m_metrics->series(i).info;
+        if (!showAsTrack(info) || m_metrics->series(i).lod.size() == 0) continue;
+        bySubgroup[{info.name.rfind("gpu_", 0) != 0, metricSubgroup(info)}].push_back(i);
+    }
+    if (bySubgroup.empty()) return;
+    const int top = int(m_groups.size());
+    m_groups.push_back({tr("Instance metrics"), -1, {}, {}});
+    for (const auto &[key, list] : bySubgroup) {
+        const int sub = int(m_groups.size());
+        m_groups[size_t(top)].children.push_back(sub);
+        m_groups.push_back({key.second, top, {}, {}});
+        for (int i : list) {
+            const MetricSeries &series = m_metrics->series(i);
+            TimelineTrack t;
+            t.id = -1 - int64_t(m_tracks.size());  // no track row: a negative id no slice refers to
+            t.group = sub;
+            t.name = metricTrackName(series.info);
+            t.kind = QStringLiteral("metric");
+            t.device = series.info.device;
+            t.sliceCount = series.lod.size();
+            t.valueSeries = int(m_values.size());
+            m_values.push_back(describe(series.lod, QString::fromStdString(series.info.unit), series.info.periodNs));
+            m_trackIndex[t.id] = int(m_tracks.size());
+            m_groups[size_t(sub)].tracks.push_back(int(m_tracks.size()));
+            m_tracks.push_back(t);
+        }
+    }
+}
+
+const TimelineValueSeries *TimelineModel::valueSeries(int track) const {
+    if (track < 0 || track >= int(m_tracks.size())) return nullptr;
+    const int v = m_tracks[size_t(track)].valueSeries;
+    return v >= 0 && v < int(m_values.size()) ? &m_values[size_t(v)] : nullptr;
+}
+
+std::optional<double> TimelineModel::valueAt(int track, int64_t t) const {
+    const TimelineValueSeries *v = valueSeries(track);
+    if (!v) return std::nullopt;
+    const auto i = v->lod->indexAtOrBefore(t);
+    if (!i) return std::nullopt;
+    if (v->periodNs > 0 && t - v->lod->times()[size_t(*i)] > 3 * v->periodNs) return std::nullopt;
+    return double(v->lod->values()[size_t(*i)]);
+}
+
+} // namespace stepscope

@@ -1,0 +1,33 @@
+#pragma once
+// ValueTrackPainter draws a counter or metric track of the timeline: a stepped area chart on a fixed
+// scale (the series' whole range, 0..100 for percentages), one pixel column per bucket of samples,
+// with a dark stroke spanning the column's min..max so a spike narrower than a pixel still shows.
+// A metric's gaps (no sample for three periods) stay empty; a counter's value holds until the next
+// sample. Called by TimelinePainter for each visible value track; stateless.
+
+#include "models/qt/time_range_controller.h"
+#include "models/timeline/timeline_types.h"
+
+#include <QColor>
+#include <QPainter>
+#include <QRectF>
+
+namespace stepscope {
+
+class ValueTrackPainter {
+public:
+    // Paints `series` over `range` into `area` (x: the data columns, y: the track's row).
+    static void paint(QPainter &p, const QRectF &area, const TimelineValueSeries &series, NsRange range, const QColor &color);
+    // The label column of a value track: its name, then the scale, the sampling and the highest
+    // value in view ("0 – 100 % · every 100 ms", "max 87.5 %").
+    static void paintLabel(QPainter &p, const QRect &rect, const QString &name, const TimelineValueSeries &series,
+                           NsRange range, const QColor &text, const QColor &muted);
+    // A value in the series' unit: "87.5 %", "12.3 GiB", and plain counts as "3.00 G"; 0 as "0".
+    static QString formatValue(double value, const QString &unit, double scaleMax);
+    // The colour of a value track: from its name, so the same counter has the same colour everywhere.
+    static QColor colorFor(const QString &trackName);
+    // The scale drawn: [low, high] with low <= 0 <= high where the data allows.
+    static std::pair<double, double> scale(const TimelineValueSeries &series);
+};
+
+} // namespace stepscope
