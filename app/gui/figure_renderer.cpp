@@ -15,9 +15,13 @@ QString FigureRenderer::exportWith(QWidget *widget, const FigureRequest &r, cons
     AnnotationModel *notes = AnnotationModel::of(m_window.session());
     for (const Annotation &a : r.notes) notes->addTransient(a);
     QApplication::processEvents();  // let views repaint and plots replot with the notes
-    // The timeline loads detail within a per-frame budget; paint until every slice is in.
+    // The timeline reads detail in the background (or within a per-frame budget); paint until
+    // every slice is in.
     for (TimelineView *t : widget->findChildren<TimelineView *>())
-        for (int i = 0; i < 200 && (i == 0 || t->model()->frameIncomplete()); ++i) t->grab();
+        for (int i = 0; i < 200 && (i == 0 || t->model()->frameIncomplete()); ++i) {
+            t->grab();
+            t->model()->finishLoading();
+        }
     ExportOptions o;
     o.scale = r.scale;
     o.documentTitle = r.title.isEmpty() ? QStringLiteral("Stepscope — %1").arg(r.view) : r.title;

@@ -22,7 +22,12 @@ QString subgroupTitle(const TrackRow &t) {
 }
 } // namespace
 
-TimelineModel::TimelineModel(QObject *parent) : QObject(parent) {}
+TimelineModel::TimelineModel(QObject *parent) : QObject(parent), m_loader(new TimelineWindowLoader(this)) {
+    connect(m_loader, &TimelineWindowLoader::ready, this, [this] {
+        installResults();
+        emit detailLoaded();
+    });
+}
 TimelineModel::~TimelineModel() = default;
 
 int TimelineModel::trackIndex(int64_t trackId) const {
@@ -31,6 +36,10 @@ int TimelineModel::trackIndex(int64_t trackId) const {
 }
 
 void TimelineModel::load(SessionStore *store) {
+    m_loader->close();
+    ++m_generation;
+    m_requested.clear();
+    m_syncOnly.clear();
     m_store = store;
     m_tracks.clear();
     m_groups.clear();
@@ -46,6 +55,7 @@ void TimelineModel::load(SessionStore *store) {
     if (store) {
         m_lod.load(*store);
         readTracks();
+        if (m_background) m_loader->open(store->path());
     }
     addMetricTracks();
     emit modelReset();
@@ -123,25 +133,60 @@ void TimelineModel::fetch(int track, NsRange range, double nsPerPixel, std::vect
     if (!lod) return;
     const int64_t t0 = range.start - t.baseNs, t1 = range.end - t.baseNs;
     if (const auto *w = m_slices.cached(t.id, t0, t1)) return fetchExact(t, *w, t0, t1, nsPerPixel, out);
-    const bool budgetLeft = !m_frameClock.isValid() || m_frameClock.nsecsElapsed() < int64_t(m_loadBudgetMs * 1e6);
+    const bool inFrame = m_frameClock.isValid();
+    const bool background = inFrame && m_loader->isOpen() && !m_syncOnly.count(t.id);
+    const bool budgetLeft = !inFrame || m_frameClock.nsecsElapsed() < int64_t(m_loadBudgetMs * 1e6);
     if (!lod->summarised()) {
         // Small track: read whole, once (a few thousand rows at most).
+        if (background) return requestWindow(t.id, lod, t0, t1, t0, t1);  // drawn when it arrives
+        if (!budgetLeft) {
+            m_incomplete = true;
+            return;
+        }
         return fetchExact(t, m_slices.load(t.id, lod, t0, t1), t0, t1, nsPerPixel, out);
     }
     // The coarsest level whose buckets are at most a pixel wide (never finer than what is kept).
     int level = lod->finestLevel;
     while (level < lod->coarsestLevel() && double(lodWidth(level + 1)) <= nsPerPixel) ++level;
     if (lod->estimateCount(t0, t1) <= kExactBudget) {
-        if (budgetLeft) {
-            // Buffer a quarter span each side for panning, unless that would read too much.
-            const int64_t margin = (t1 - t0) / 4;
-            const bool wide = lod->estimateCount(t0 - margin, t1 + margin) <= kExactBudget * 3 / 2;
-            const int64_t lo = wide ? t0 - margin : t0, hi = (wide ? t1 + margin : t1) + 1;
-            return fetchExact(t, m_slices.load(t.id, lod, lo, hi), t0, t1, nsPerPixel, out);
-        }
-        m_incomplete = true;
+        // Buffer a quarter span each side for panning, unless that would read too much.
+        const int64_t margin = (t1 - t0) / 4;
+        const bool wide = lod->estimateCount(t0 - margin, t1 + margin) <= kExactBudget * 3 / 2;
+        const int64_t lo = wide ? t0 - margin : t0, hi = (wide ? t1 + margin : t1) + 1;
+        if (background) requestWindow(t.id, lod, lo, hi, t0, t1);
+        else if (budgetLeft) return fetchExact(t, m_slices.load(t.id, lod, lo, hi), t0, t1, nsPerPixel, out);
+        else m_incomplete = true;
     }
     fetchSummary(t, *lod, level, t0, t1, nsPerPixel, out);
+}
+
+void TimelineModel::requestWindow(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi, int64_t t0, int64_t t1) {
+    auto it = m_requested.find(trackId);
+    if (it != m_requested.end() && (it->second.whole || (it->second.lo <= t0 && t1 <= it->second.hi))) return;  // on its way
+    const TimelineSliceStore::Span span = TimelineSliceStore::span(lod, lo, hi);
+    m_requested[trackId] = span;
+    m_loader->request({trackId, span.queryFrom(), span.queryTo(), m_generation});
+}
+
+void TimelineModel::installResults() {
+    for (TimelineWindowLoader::Result &r : m_loader->take()) {
+        if (r.request.generation != m_generation) continue;
+        const int64_t id = r.request.trackId;
+        auto it = m_requested.find(id);
+        const bool latest = it != m_requested.end() && it->second.queryFrom() == r.request.lo && it->second.queryTo() == r.request.hi;
+        if (r.failed) {
+            m_syncOnly[id] = true;  // read it directly from now on
+        } else if (latest) {
+            m_slices.install(id, m_lod.track(id), it->second, std::move(r.slices), &r.flows);
+        }
+        if (latest || r.failed) m_requested.erase(id);
+    }
+}
+
+bool TimelineModel::finishLoading(int timeoutMs) {
+    if (m_loader->isOpen()) m_loader->waitIdle(timeoutMs);
+    installResults();
+    return m_requested.empty();
 }
 
 void TimelineModel::fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,

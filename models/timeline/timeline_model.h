@@ -12,6 +12,7 @@
 #include "models/timeline/timeline_lod_store.h"
 #include "models/timeline/timeline_slice_store.h"
 #include "models/timeline/timeline_types.h"
+#include "models/timeline/timeline_window_loader.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -59,10 +60,21 @@ public:
 
     // Items to draw for track `track` over `range` at `nsPerPixel`. Appends to `out`.
     void fetch(int track, NsRange range, double nsPerPixel, std::vector<TimelineItem> &out);
-    // Frame budget for reading exact slices from the file: once spent, remaining tracks are drawn
-    // from the finest summary and frameIncomplete() asks the view for one more frame.
+    // Starts a frame. Inside a frame, exact slices are never read on the caller's thread when the
+    // session is a file: windows are requested from the TimelineWindowLoader and the track is drawn
+    // from its summary until detailLoaded(). Otherwise (in-memory sessions) reads are synchronous
+    // within `loadBudgetMs`; once spent, remaining tracks are drawn from the finest summary and
+    // budgetExhausted() asks the view for one more frame. Outside frames fetch() reads directly.
     void beginFrame(double loadBudgetMs = 3.0);
-    bool frameIncomplete() const { return m_incomplete; }
+    void endFrame() { m_frameClock.invalidate(); }
+    bool budgetExhausted() const { return m_incomplete; }
+    bool detailPending() const { return !m_requested.empty(); }
+    // Some track was drawn from a summary where exact slices are on their way.
+    bool frameIncomplete() const { return m_incomplete || detailPending(); }
+    // Waits (at most timeoutMs) for requested windows and installs them; true when none is left.
+    bool finishLoading(int timeoutMs = 5000);
+    // Off: every read synchronous (what tests that compare exact fetches use). On by default.
+    void setBackgroundLoading(bool on) { m_background = on; }
 
     // Flows (launch -> kernel) with an end inside `range`, among tracks drawn exactly.
     std::vector<TimelineFlow> flows(NsRange range, const std::vector<int> &visibleTracks);
@@ -77,6 +89,7 @@ public:
 
 signals:
     void modelReset();
+    void detailLoaded();  // requested windows arrived: draw again
 
 private:
     void readTracks();
@@ -85,6 +98,8 @@ private:
     void addCounterTrack(const TrackRow &row, const RunRow &run, int group, std::unique_ptr<MetricLod> samples);
     void rebuildMetricTracks();
     void addMetricTracks();
+    void requestWindow(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi, int64_t t0, int64_t t1);
+    void installResults();
     void fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
                     double nsPerPixel, std::vector<TimelineItem> &out) const;
     void fetchSummary(const TimelineTrack &t, const TrackLod &lod, int level, int64_t t0, int64_t t1,
@@ -105,6 +120,11 @@ private:
     NsRange m_extent;
     int64_t m_sliceCount = 0;
     mutable QHash<int64_t, QString> m_names;
+    TimelineWindowLoader *m_loader;
+    uint64_t m_generation = 0;
+    std::unordered_map<int64_t, TimelineSliceStore::Span> m_requested;  // track id -> window on its way
+    std::unordered_map<int64_t, bool> m_syncOnly;  // tracks the loader failed on: read directly
+    bool m_background = true;
     QElapsedTimer m_frameClock;
     double m_loadBudgetMs = 6.0;
     bool m_incomplete = false;

@@ -39,6 +39,20 @@ public:
         std::vector<RawFlow> flows;    // flows touching the window's slices
     };
 
+    // What to read for a window [lo, hi) of a track: the whole track when it has no summary, else
+    // from `reach` before lo (slices shorter than a finest bucket that still cover lo).
+    struct Span {
+        int64_t lo = 0, hi = 0;
+        bool whole = false;
+        int64_t reach = 0;
+        int64_t queryFrom() const;
+        int64_t queryTo() const;
+    };
+    static Span span(const TrackLod *lod, int64_t lo, int64_t hi);
+    // The rows of one span, by start; and the flows touching them (deduplicated). Any thread.
+    static std::vector<RawSlice> querySlices(sqlite3 *db, int64_t trackId, int64_t from, int64_t to);
+    static std::vector<RawFlow> queryFlows(sqlite3 *db, int64_t trackId, int64_t from, int64_t to);
+
     void setDatabase(sqlite3 *db);
     void clear() { m_windows.clear(); m_reach.clear(); }
 
@@ -47,6 +61,10 @@ public:
     // Loads [lo, hi) (relative; the whole track when it has no summary), replacing the track's
     // previous window, and returns it.
     const Window &load(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi);
+    // Installs rows read elsewhere (TimelineWindowLoader) for `span` as the track's window; flows
+    // too when they were read with them.
+    const Window &install(int64_t trackId, const TrackLod *lod, const Span &span, std::vector<RawSlice> slices,
+                          const std::vector<RawFlow> *flows);
     // Loads the flows of a cached window on first use.
     const std::vector<RawFlow> &flows(int64_t trackId);
     size_t memoryBytes() const;

@@ -3,7 +3,7 @@
 // open (which builds the level-of-detail cache), the re-open, memory per event, and offscreen frames
 // at several zoom levels while panning and zooming. Prints median / p95 / max per scenario.
 //
-//   bench_timeline [--10m] [--events N] [--dir DIR] [--width W] [--height H]
+//   bench_timeline [--10m] [--events N] [--dir DIR] [--width W] [--height H] [--profile FRAMES]
 #include "tests/timeline/timeline_fixture.h"
 #include "views/timeline/timeline_view.h"
 
@@ -57,10 +57,12 @@ fs::path ensureSession(const fs::path &dir, int64_t events) {
     return file;
 }
 
+int g_profileFrames = 0;  // --profile N: only N whole-run pan frames after opening (for perf)
+
 void runSession(const fs::path &file, QSize size) {
     double rss0 = rssMb();
     QElapsedTimer clock;
-    {
+    if (!g_profileFrames) {
         // First open after the import builds the cache (once); drop the cache to measure that.
         SessionStore store(file);
         sqliteExec(store.db(), "DELETE FROM timeline_lod_state");
@@ -85,13 +87,30 @@ void runSession(const fs::path &file, QSize size) {
 
     view.resize(size);
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    // One frame as the event loop runs it: deliver what the background loader finished (installing
+    // windows is GUI-thread work too, so it is timed), then paint.
     auto frame = [&] {
         QElapsedTimer t;
         t.start();
+        QCoreApplication::processEvents();
         view.render(&img);
         return t.nsecsElapsed() / 1e6;
     };
     const NsRange full = view.model()->extent();
+    if (g_profileFrames) {
+        std::vector<double> times;
+        time.setRange(full);
+        for (int i = 0; i < g_profileFrames; ++i) {
+            const NsRange r = time.range();
+            const int64_t d = (i / 20 % 2 ? -1 : 1) * r.duration() / 20;
+            time.setRange({r.start + d, r.end + d}, false);
+            times.push_back(frame());
+            if (times.back() > 8) std::printf("    slow frame %d: %.1f ms\n", i, times.back());
+        }
+        const Stats st = stats(times);
+        std::printf("  profile: %d whole-run pan frames: median %.2f ms  p95 %.2f ms  max %.2f ms\n", g_profileFrames, st.median, st.p95, st.max);
+        return;
+    }
     struct Scenario { const char *name; int64_t span; };
     const int64_t mid = full.start + full.duration() / 2;
     const Scenario scenarios[] = {{"whole run", full.duration()}, {"10% of run", full.duration() / 10},
@@ -126,6 +145,25 @@ void runSession(const fs::path &file, QSize size) {
         if (zoom.back() > 30 && qEnvironmentVariableIsSet("BENCH_VERBOSE"))
             std::printf("    slow zoom-out frame %d span %lld: %.1f ms\n", i, (long long)time.range().duration(), zoom.back());
     }
+    // How long exact slices take to replace the summary after a jump (a "go to" or a click on the
+    // overview): frames keep coming meanwhile, this is the wait for full detail.
+    std::vector<double> detail;
+    for (int i = 0; i < 20; ++i) {
+        const int64_t at = full.start + full.duration() / 23 * (i + 1);
+        time.setRange({at, at + 200'000});
+        QElapsedTimer t;
+        t.start();
+        view.render(&img);
+        while (view.model()->detailPending() && t.elapsed() < 5000) {
+            view.model()->finishLoading(1);
+            QCoreApplication::processEvents();
+        }
+        view.render(&img);
+        detail.push_back(t.nsecsElapsed() / 1e6);
+    }
+    const Stats ds = stats(detail);
+    std::printf("  exact detail after a jump (200 us view): median %.1f ms, max %.1f ms (frames meanwhile from summaries)\n",
+                ds.median, ds.max);
     const Stats zs = stats(zoom);
     all.insert(all.end(), zoom.begin(), zoom.end());
     std::printf("  %-18s       median %6.2f ms  p95 %6.2f ms  max %6.2f ms\n", "zoom in/out", zs.median, zs.p95, zs.max);
@@ -148,6 +186,7 @@ int main(int argc, char **argv) {
         else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
         else if (a == "--width" && i + 1 < argc) size.setWidth(std::stoi(argv[++i]));
         else if (a == "--height" && i + 1 < argc) size.setHeight(std::stoi(argv[++i]));
+        else if (a == "--profile" && i + 1 < argc) g_profileFrames = std::stoi(argv[++i]);
         else { std::fprintf(stderr, "usage: bench_timeline [--10m] [--events N] [--dir DIR] [--width W] [--height H]\n"); return 1; }
     }
     for (int64_t n : sizes) {

@@ -48,6 +48,7 @@ void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<Tim
     p.setFont(sized(p.font(), 9));
     f.model->beginFrame();
     paintTracks(p, f, hits);
+    f.model->endFrame();
     // Arrows only where they can be told apart: few exact slices on screen (flows are read per window).
     const auto exact = std::count_if(hits.begin(), hits.end(), [](const TimelineHit &h) { return h.item.sliceId >= 0; });
     if (f.showFlows && exact * 6 <= dataRect(f.size).width()) paintFlows(p, f);
@@ -88,14 +89,21 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
         }
         p.fillRect(QRect(data.left(), y + row.height - 1, data.width(), 1), kSeparator);
     }
-    // Step boundaries through the tracks.
+    // Step boundaries through the tracks, while they are far enough apart to be told apart (the
+    // step band above always shows every step). Dotted by filling short runs: stroking a dashed
+    // pen per line costs more than the whole frame when thousands of steps are in view.
     const auto &steps = f.model->steps();
-    QPen dashed(kStepLine, 1, Qt::DashLine);
-    p.setPen(dashed);
-    for (const TimelineStep &s : steps) {
-        if (s.startNs < f.range.start || s.startNs > f.range.end) continue;
-        const double x = std::round(m.x(s.startNs)) + 0.5;
-        p.drawLine(QPointF(x, data.top()), QPointF(x, data.bottom()));
+    const auto first = std::lower_bound(steps.begin(), steps.end(), f.range.start,
+                                        [](const TimelineStep &s, int64_t t) { return s.startNs < t; });
+    const auto last = std::upper_bound(first, steps.end(), f.range.end,
+                                       [](int64_t t, const TimelineStep &s) { return t < s.startNs; });
+    if ((last - first) * 6 <= data.width()) {
+        QColor dot = kStepLine;
+        dot.setAlpha(170);
+        for (auto s = first; s != last; ++s) {
+            const double x = std::round(m.x(s->startNs));
+            for (int y = data.top(); y < data.bottom(); y += 6) p.fillRect(QRectF(x, y, 1, 3), dot);
+        }
     }
     if (f.selection.valid()) {
         p.setPen(QPen(kSelection, 1));
@@ -283,18 +291,26 @@ void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     p.setClipRect(QRect(data.left(), band.top(), data.width(), band.height()));
     const QFontMetrics fm(p.font());
     const auto &steps = f.model->steps();
-    for (size_t i = 0; i < steps.size(); ++i) {
+    // Steps are sorted by start: begin with the first that can still reach into the view.
+    int64_t longest = 0;
+    for (const TimelineStep &s : steps) longest = std::max(longest, s.durNs);
+    const size_t begin = size_t(std::lower_bound(steps.begin(), steps.end(), f.range.start - longest,
+                                                 [](const TimelineStep &s, int64_t t) { return s.startNs < t; }) - steps.begin());
+    const int digitWidth = fm.horizontalAdvance(QLatin1Char('0')), prefixWidth = fm.horizontalAdvance(QStringLiteral("step "));
+    for (size_t i = begin; i < steps.size(); ++i) {
         const TimelineStep &s = steps[i];
-        if (s.startNs + s.durNs < f.range.start || s.startNs > f.range.end) continue;
+        if (s.startNs > f.range.end) break;
+        if (s.startNs + s.durNs < f.range.start) continue;
         const double x0 = m.x(s.startNs), x1 = m.x(s.startNs + s.durNs);
         const double cx0 = std::max(x0, double(data.left())), cx1 = std::min(x1, double(data.right()));
         const QRectF r(cx0, band.top() + 2, std::max(1.0, cx1 - cx0 - 1), band.height() - 4);
         const bool hot = int(i) == f.highlightedStep;
         p.fillRect(r, hot ? QColor(196, 214, 242) : (s.step % 2 ? QColor(226, 234, 246) : QColor(236, 241, 249)));
         p.fillRect(QRectF(x0, band.top(), 1, band.height()), kStepLine);
-        const QString full = QStringLiteral("step %1").arg(s.step), shortText = QString::number(s.step);
-        const QString text = fm.horizontalAdvance(full) + 8 < r.width() ? full
-                           : (fm.horizontalAdvance(shortText) + 4 < r.width() ? shortText : QString());
+        // Widths from the digit count (tabular digits): shaping text for thousands of steps is slow.
+        const int digits = int(QString::number(s.step).size());
+        const QString text = prefixWidth + digits * digitWidth + 8 < r.width() ? QStringLiteral("step %1").arg(s.step)
+                           : (digits * digitWidth + 4 < r.width() ? QString::number(s.step) : QString());
         if (!text.isEmpty()) {
             p.setPen(kText);
             p.drawText(r, Qt::AlignCenter, text);

@@ -30,6 +30,7 @@ TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWi
     connect(m_time, &TimeRangeController::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(m_time, &TimeRangeController::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_model, &TimelineModel::modelReset, this, &TimelineView::applyModelReset);
+    connect(m_model, &TimelineModel::detailLoaded, this, qOverload<>(&QWidget::update));
     if (m_session) {
         connect(m_session, &SessionModel::sessionChanged, this, &TimelineView::reload);
         reload();
@@ -204,7 +205,9 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.showFlows = m_showFlows;
     TimelinePainter::paint(p, f, m_hits);
     m_annotations->paint(p, TimelinePainter::dataRect(size()), [this](int64_t t) { return xOf(t); });
-    if (m_model->frameIncomplete()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
+    // Reads cut short by the frame budget continue in the next frame; windows read in the
+    // background call for their own frame (detailLoaded).
+    if (m_model->budgetExhausted()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
 }
 
 void TimelineView::resizeEvent(QResizeEvent *event) {
