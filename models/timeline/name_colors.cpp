@@ -1,5 +1,7 @@
 #include "models/timeline/name_colors.h"
 
+#include <QHash>
+
 namespace stepscope {
 
 namespace {
@@ -18,6 +20,13 @@ QColor nameColor(int64_t nameId) {
     const int sat = 110 + int((h >> 16) % 70);   // 110..179 of 255: clearly coloured, not neon
     const int light = 165 + int((h >> 32) % 40); // 165..204: light enough for dark labels
     return QColor::fromHsl(hue, sat, light);
+}
+
+QColor nameColorForText(QStringView name) {
+    qsizetype end = name.size(), i = end;
+    while (i > 0 && name[i - 1].isDigit()) --i;
+    if (i < end && i > 0 && name[i - 1] == u'#') end = i - 1;
+    return nameColor(int64_t(qHash(name.left(end))));  // seed 0: the same in every run
 }
 
 QColor textColorOn(const QColor &fill) {

@@ -94,7 +94,7 @@ QVariant RangeAggregateModel::data(const QModelIndex &index, int role) const {
         }
     }
     if (role == NameIdRole) return qlonglong(r.nameId);
-    if (role == Qt::DecorationRole && c == NameColumn) return nameColor(r.nameId);
+    if (role == Qt::DecorationRole && c == NameColumn) return nameColorForText(r.name);
     if (role == Qt::TextAlignmentRole && c != NameColumn) return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }

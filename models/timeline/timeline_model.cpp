@@ -48,6 +48,7 @@ void TimelineModel::load(SessionStore *store) {
     m_values.clear();
     m_counterLods.clear();
     m_names.clear();
+    m_colors.clear();
     m_extent = {};
     m_sliceCount = 0;
     m_lod.clear();

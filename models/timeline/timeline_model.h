@@ -14,6 +14,7 @@
 #include "models/timeline/timeline_types.h"
 #include "models/timeline/timeline_window_loader.h"
 
+#include <QColor>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
@@ -83,6 +84,8 @@ public:
     SliceDetails details(int64_t sliceId) const;
     // The interned text of a name id (cached; names are read on first use).
     QString nameText(int64_t nameId) const;
+    // The colour of a name id: nameColorForText of its text (cached).
+    QColor nameColorOf(int64_t nameId) const;
 
     size_t memoryBytes() const { return m_lod.memoryBytes() + m_slices.memoryBytes(); }
     bool lodBuiltOnLoad() const { return m_lod.builtOnLoad(); }
@@ -120,6 +123,7 @@ private:
     NsRange m_extent;
     int64_t m_sliceCount = 0;
     mutable QHash<int64_t, QString> m_names;
+    mutable QHash<int64_t, QColor> m_colors;
     TimelineWindowLoader *m_loader;
     uint64_t m_generation = 0;
     std::unordered_map<int64_t, TimelineSliceStore::Span> m_requested;  // track id -> window on its way

@@ -2,6 +2,7 @@
 #include "models/timeline/timeline_model.h"
 
 #include "models/store/sqlite_statement.h"
+#include "models/timeline/name_colors.h"
 
 #include <algorithm>
 
@@ -22,6 +23,14 @@ QString TimelineModel::nameText(int64_t nameId) const {
     }
     m_names.insert(nameId, name);
     return name;
+}
+
+QColor TimelineModel::nameColorOf(int64_t nameId) const {
+    auto it = m_colors.constFind(nameId);
+    if (it != m_colors.constEnd()) return *it;
+    const QColor c = nameColorForText(nameText(nameId));
+    m_colors.insert(nameId, c);
+    return c;
 }
 
 int64_t TimelineModel::resolveSliceId(int track, const TimelineItem &item) const {

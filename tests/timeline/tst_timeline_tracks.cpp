@@ -5,6 +5,7 @@
 #include "models/metrics/metric_lod.h"
 #include "models/metrics/metric_series_loader.h"
 #include "models/metrics/metric_series_model.h"
+#include "models/timeline/name_colors.h"
 #include "models/timeline/timeline_model.h"
 #include "tests/test_support.h"
 #include "tests/timeline/value_track_fixture.h"
@@ -159,6 +160,20 @@ private slots:
         QCOMPARE(ValueTrackPainter::formatValue(87.5, QStringLiteral("%"), 100), QStringLiteral("87.5") + QChar(0x2009) + "%");
         QCOMPARE(ValueTrackPainter::formatValue(2.5 * 1024 * 1024 * 1024, QStringLiteral("B"), 8.0 * 1024 * 1024 * 1024),
                  QStringLiteral("2.50") + QChar(0x2009) + "GiB");
+    }
+
+    void numberedRepeatsShareAColour() {
+        QCOMPARE(nameColorForText(u"ProfilerStep#12"), nameColorForText(u"ProfilerStep#13"));
+        QCOMPARE(nameColorForText(u"ProfilerStep#12"), nameColorForText(u"ProfilerStep"));
+        QVERIFY(nameColorForText(u"aten::add") != nameColorForText(u"aten::mul"));
+        QVERIFY(nameColorForText(u"layer#") != nameColorForText(u"layer"));      // no number: kept
+        QVERIFY(nameColorForText(u"conv2d") != nameColorForText(u"conv"));        // digits without '#': kept
+        // The model colours ids by their text.
+        const int host = m_model.trackIndex(m_info.hostTrack);
+        std::vector<TimelineItem> items;
+        m_model.fetch(host, {m_spec.timeBaseNs, m_spec.timeBaseNs + m_spec.stepNs}, 1000, items);
+        QVERIFY(!items.empty());
+        QCOMPARE(m_model.nameColorOf(items.front().nameId), nameColorForText(m_model.nameText(items.front().nameId)));
     }
 
     void trackOrderSavedByName() {

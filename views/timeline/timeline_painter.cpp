@@ -131,10 +131,10 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
     for (const TimelineItem &it : items) {
         if (!it.block) continue;
         const QRectF r = rectOf(it);
-        QColor wash = nameColor(it.nameId);
+        QColor wash = f.model->nameColorOf(it.nameId);
         wash.setAlpha(120);
         p.fillRect(r, wash);
-        p.fillRect(r, QBrush(nameColor(it.nameId).darker(170), Qt::BDiagPattern));
+        p.fillRect(r, QBrush(f.model->nameColorOf(it.nameId).darker(170), Qt::BDiagPattern));
         if (r.width() > 70) {
             const QString text = QStringLiteral("%1 events").arg(it.count);
             const QRectF tr = r.adjusted(4, 0, -4, 0);
@@ -149,7 +149,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
         if (it.block) continue;
         QRectF r = rectOf(it);
         if (r.width() > 3) r.setRight(r.right() - 1);  // a hairline gap between neighbours
-        const QColor fill = nameColor(it.nameId);
+        const QColor fill = f.model->nameColorOf(it.nameId);
         p.fillRect(r, fill);
         if (r.width() > 28) {
             p.setPen(textColorOn(fill));

@@ -55,7 +55,7 @@ void ValueTrackPainter::paintLabel(QPainter &p, const QRect &rect, const QString
 }
 
 QColor ValueTrackPainter::colorFor(const QString &trackName) {
-    return nameColor(int64_t(qHash(trackName) % 100003));
+    return nameColorForText(trackName);
 }
 
 void ValueTrackPainter::paint(QPainter &p, const QRectF &area, const TimelineValueSeries &series, NsRange range,
