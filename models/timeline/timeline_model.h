@@ -54,8 +54,9 @@ public:
     // The union of step `step`'s spans over the runs that have it; invalid when none.
     NsRange stepRange(int64_t step) const;
 
-    // Counter and metric tracks: their samples (nullptr for slice tracks) and the value at instant t
-    // (the last sample at or before t, unless a metric has a gap there).
+    // Counter and metric tracks: their samples (nullptr for slice tracks) and the value at instant t:
+    // a counter's last sample at or before t; a metric's sample whose period holds t (a sample
+    // describes the period before its time stamp), none where the metric has a gap.
     const TimelineValueSeries *valueSeries(int track) const;
     std::optional<double> valueAt(int track, int64_t t) const;
 

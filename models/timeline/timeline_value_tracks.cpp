@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace stepscope {
 
@@ -35,10 +36,13 @@ QString metricTrackName(const MetricSeriesInfo &info) {
     return name;
 }
 
-QString metricSubgroup(const MetricSeriesInfo &info) {
-    const QString device = info.name.rfind("gpu_", 0) == 0 && info.device ? QStringLiteral("GPU %1").arg(*info.device)
-                                                                         : QStringLiteral("Host");
-    return info.run.empty() ? device : QString::fromStdString(info.run) + QStringLiteral(" · ") + device;
+// A series with a device is a GPU's (nvidia-smi's memory.total too), except per-core CPU.
+bool onGpu(const MetricSeriesInfo &info) { return info.device && info.name != "cpu_util"; }
+
+// "GPU 0" / "Host", prefixed with the host or file the series came from when there are several.
+QString metricSubgroup(const MetricSeriesInfo &info, bool severalRuns) {
+    const QString device = onGpu(info) ? QStringLiteral("GPU %1").arg(*info.device) : QStringLiteral("Host");
+    return severalRuns && !info.run.empty() ? QString::fromStdString(info.run) + QStringLiteral(" · ") + device : device;
 }
 } // namespace
 
@@ -97,11 +101,18 @@ void TimelineModel::addMetricTracks() {
     m_metricValuesBegin = m_values.size();
     if (!m_metrics || m_metrics->count() == 0) return;
     // GPUs first, then the host; within a sub-group, series in the order they were imported.
-    std::map<std::pair<bool, QString>, std::vector<int>> bySubgroup;
+    std::vector<int> shown;
+    std::set<std::string> runs;
     for (int i = 0; i < m_metrics->count(); ++i) {
         const MetricSeriesInfo &info = m_metrics->series(i).info;
         if (!showAsTrack(info) || m_metrics->series(i).lod.size() == 0) continue;
-        bySubgroup[{info.name.rfind("gpu_", 0) != 0, metricSubgroup(info)}].push_back(i);
+        shown.push_back(i);
+        runs.insert(info.run);
+    }
+    std::map<std::pair<bool, QString>, std::vector<int>> bySubgroup;
+    for (int i : shown) {
+        const MetricSeriesInfo &info = m_metrics->series(i).info;
+        bySubgroup[{!onGpu(info), metricSubgroup(info, runs.size() > 1)}].push_back(i);
     }
     if (bySubgroup.empty()) return;
     const int top = int(m_groups.size());
@@ -137,9 +148,11 @@ const TimelineValueSeries *TimelineModel::valueSeries(int track) const {
 std::optional<double> TimelineModel::valueAt(int track, int64_t t) const {
     const TimelineValueSeries *v = valueSeries(track);
     if (!v) return std::nullopt;
-    const auto i = v->lod->indexAtOrBefore(t);
+    // A metric sample stands for the period before it (see ValueTrackPainter): look one period ahead.
+    const int64_t at = t + v->periodNs;
+    const auto i = v->lod->indexAtOrBefore(at);
     if (!i) return std::nullopt;
-    if (v->periodNs > 0 && t - v->lod->times()[size_t(*i)] > 3 * v->periodNs) return std::nullopt;
+    if (v->periodNs > 0 && at - v->lod->times()[size_t(*i)] > 3 * v->periodNs) return std::nullopt;
     return double(v->lod->values()[size_t(*i)]);
 }
 

@@ -101,7 +101,7 @@ private slots:
         QApplication::sendEvent(view(), &help);
         QVERIFY2(QToolTip::text().contains(QStringLiteral("GPU utilization")), qPrintable(QToolTip::text()));
         QVERIFY2(QToolTip::text().contains(QStringLiteral("%")), qPrintable(QToolTip::text()));
-        const int hole = int(view()->xOf(m_values.holeEndNs - 2'000'000));
+        const int hole = int(view()->xOf(m_values.holeStartNs + 20'000'000));
         QHelpEvent inHole(QEvent::ToolTip, QPoint(hole, rowY(gpu)), view()->mapToGlobal(QPoint(hole, rowY(gpu))));
         QApplication::sendEvent(view(), &inHole);
         QVERIFY2(QToolTip::text().contains(QStringLiteral("no sample")), qPrintable(QToolTip::text()));

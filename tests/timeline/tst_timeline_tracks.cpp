@@ -102,10 +102,17 @@ private slots:
         QCOMPARE(m_model.tracks()[size_t(gpu0)].kind, QStringLiteral("metric"));
         QVERIFY(m_model.tracks()[size_t(gpu0)].id < 0);
         QCOMPARE(m_model.valueSeries(gpu0)->unit, QStringLiteral("%"));
-        // Inside the hole (more than three periods after the last sample) there is no value.
+        // A sample stands for the 5 ms before its time stamp (utilization over the last period).
+        auto sampleValue = [&](int64_t t) { return 40.0 + double(((t - m_spec.timeBaseNs) / 5'000'000) % 5) * 10; };
+        const int64_t T = m_spec.timeBaseNs + 50'000'000;
+        QCOMPARE(*m_model.valueAt(gpu0, T - 1), sampleValue(T));
+        QCOMPARE(*m_model.valueAt(gpu0, T - 4'999'999), sampleValue(T));
+        QCOMPARE(*m_model.valueAt(gpu0, T + 1), sampleValue(T + 5'000'000));
+        QVERIFY(sampleValue(T) != sampleValue(T + 5'000'000));
+        // Inside the hole (more than three periods without a sample) there is no value.
         QVERIFY(m_model.valueAt(gpu0, m_values.holeStartNs - 1).has_value());
-        QVERIFY(!m_model.valueAt(gpu0, m_values.holeEndNs - 1'000'000).has_value());
-        QCOMPARE(*m_model.valueAt(gpu0, m_values.holeEndNs + 1), 40.0 + double(((m_values.holeEndNs - m_spec.timeBaseNs) / 5'000'000) % 5) * 10);
+        QVERIFY(!m_model.valueAt(gpu0, m_values.holeStartNs + 20'000'000).has_value());
+        QCOMPARE(*m_model.valueAt(gpu0, m_values.holeEndNs - 1), sampleValue(m_values.holeEndNs));
     }
 
     void metricTracksFollowTheMetrics() {

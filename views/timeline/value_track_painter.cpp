@@ -68,15 +68,19 @@ void ValueTrackPainter::paint(QPainter &p, const QRectF &area, const TimelineVal
     auto y = [&](double v) { return bottom - (v - low) / (high - low) * (bottom - top); };
     const double baseline = y(std::clamp(0.0, low, high));
 
-    // The value carried into the first column: the last sample before the range.
+    // A metric sample describes the period before its time stamp (nvidia-smi: "% of time in the
+    // last sample period"), so it is drawn over that period: look one period ahead. A counter's
+    // value holds from its time stamp on.
+    const int64_t ahead = series.periodNs;
+    // The value carried into the first column: the last sample before it.
     std::optional<float> carry;
     int64_t carryTime = 0;
-    if (const auto i = lod.indexAtOrBefore(range.start - 1)) {
+    if (const auto i = lod.indexAtOrBefore(range.start + ahead - 1)) {
         carry = lod.values()[size_t(*i)];
-        carryTime = lod.times()[size_t(*i)];
+        carryTime = lod.times()[size_t(*i)] - ahead;
     }
     const double nsPerColumn = double(range.duration()) / width;
-    const std::vector<MetricBucket> buckets = lod.buckets(range.start, range.end, width);
+    const std::vector<MetricBucket> buckets = lod.buckets(range.start + ahead, range.end + ahead, width);
 
     QColor fill = color;
     fill.setAlpha(150);

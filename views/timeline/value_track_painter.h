@@ -2,8 +2,9 @@
 // ValueTrackPainter draws a counter or metric track of the timeline: a stepped area chart on a fixed
 // scale (the series' whole range, 0..100 for percentages), one pixel column per bucket of samples,
 // with a dark stroke spanning the column's min..max so a spike narrower than a pixel still shows.
-// A metric's gaps (no sample for three periods) stay empty; a counter's value holds until the next
-// sample. Called by TimelinePainter for each visible value track; stateless.
+// A metric's sample is drawn over the period before its time stamp (what utilization samples
+// measure) and gaps (no sample for three periods) stay empty; a counter's value holds from its
+// sample until the next. Called by TimelinePainter for each visible value track; stateless.
 
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_types.h"
