@@ -8,6 +8,7 @@
 #include "views/log/import_log_view.h"
 #include "views/session/session_overview_view.h"
 #include "views/steps/step_time_view.h"
+#include "views/timeline/keyboard_shortcuts.h"
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/timeline_view.h"
@@ -212,6 +213,7 @@ void MainWindow::buildMenus() {
 
     m_annotations->addMenu(menuBar());
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] { KeyboardShortcuts::showDialog(this); });
     help->addAction(tr("&About Stepscope"), this, [this] {
         QMessageBox::about(this, tr("About Stepscope"),
                            tr("Stepscope %1 — why is training slower than the GPU allows?").arg(STEPSCOPE_VERSION));

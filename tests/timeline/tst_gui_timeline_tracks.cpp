@@ -7,6 +7,8 @@
 #include "views/timeline/timeline_pane_view.h"
 
 #include <QApplication>
+#include <QDialog>
+#include <QTextBrowser>
 #include <QHelpEvent>
 #include <QToolTip>
 
@@ -136,6 +138,18 @@ private slots:
         QVERIFY(rowY(stream) < rowY(copy));
         QTest::keyClick(view(), Qt::Key_Down, Qt::AltModifier);
         QVERIFY(rowY(copy) < rowY(stream));
+    }
+
+    void questionMarkShowsTheShortcuts() {
+        QTest::keyClick(view(), Qt::Key_Question);
+        auto *dialog = view()->findChild<QDialog *>(QStringLiteral("keyboardShortcuts"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        auto *text = dialog->findChild<QTextBrowser *>();
+        QVERIFY(text->toPlainText().contains(QStringLiteral("W / S")));
+        QVERIFY(text->toPlainText().contains(QStringLiteral("reorder tracks")));
+        dialog->close();
+        QTRY_VERIFY(!view()->findChild<QDialog *>(QStringLiteral("keyboardShortcuts")));
     }
 
     void layoutSurvivesANewViewAndReopening() {

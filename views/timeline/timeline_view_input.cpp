@@ -4,6 +4,7 @@
 #include "models/metrics/metric_units.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/annotations/timeline_annotation_overlay.h"
+#include "views/timeline/keyboard_shortcuts.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -157,6 +158,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event) {
             m_time->setRange({m_selectedItem.startNs - margin, m_selectedItem.endNs() + margin});
         }
         break;
+    case Qt::Key_Question: KeyboardShortcuts::showDialog(this); break;
     case Qt::Key_Escape:
         m_time->clearSelection();
         if (m_selectedTrack >= 0) {
