@@ -1,4 +1,4 @@
-// `stepscope export PATH... --view NAME [--steps A-B | --range T0:T1] [--annotate TEXT] [--size WxH]
+// `stepscope export PATH... --view NAME [--steps A-B | --range T0:T1 (from the session start)] [--annotate TEXT] [--size WxH]
 // [--scale 2] [--no-caption] -o FILE`: builds the same MainWindow the GUI shows, offscreen, and renders
 // one view of it through FigureRenderer — the same code path as the GUI's export. --annotate draws a
 // transient note over the exported range; the session itself is never written.
@@ -8,6 +8,7 @@
 #include "app/cli/input_session.h"
 #include "app/gui/figure_renderer.h"
 #include "app/gui/main_window.h"
+#include "models/metrics/duration_text.h"
 
 #include <QApplication>
 
@@ -17,6 +18,17 @@
 namespace stepscope::cli {
 
 namespace {
+// One end of --range: a duration with a unit, counted from `origin`, or an absolute integer ns.
+std::optional<int64_t> rangeEnd(const std::string &text, int64_t origin) {
+    if (const auto d = DurationText::parse(text)) return origin + *d;
+    if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return std::nullopt;
+    try {
+        return std::stoll(text);
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
 bool parseSize(const std::string &text, int &w, int &h) {
     const auto x = text.find('x');
     if (x == std::string::npos) return false;
@@ -90,14 +102,27 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         window.timeRange()->setRange({lo, hi});
     }
     if (const auto range = a.value("--range")) {
+        // T0:T1 as durations from the session start ("2.91s:2.92s", "150ms:+2ms" for a length), or
+        // absolute nanoseconds as stored (plain integers).
+        const NsRange full = window.timeRange()->fullRange();
         const auto colon = range->find(':');
-        try {
-            if (colon == std::string::npos) throw std::invalid_argument("no colon");
-            window.timeRange()->setRange({std::stoll(range->substr(0, colon)), std::stoll(range->substr(colon + 1))});
-        } catch (const std::exception &) {
-            io.err << "stepscope export: --range wants T0:T1 in ns, got '" << *range << "'\n";
+        std::optional<int64_t> t0, t1;
+        if (colon != std::string::npos) {
+            t0 = rangeEnd(range->substr(0, colon), full.start);
+            const std::string second = range->substr(colon + 1);
+            t1 = second.starts_with('+') && t0 ? rangeEnd(second.substr(1), *t0) : rangeEnd(second, full.start);
+        }
+        if (!t0 || !t1 || *t1 <= *t0) {
+            io.err << "stepscope export: --range wants T0:T1, each a time from the session start with a unit "
+                      "(\"2.5s:2.6s\", \"150ms:+2ms\") or absolute ns; got '" << *range << "'\n";
             return Usage;
         }
+        if (full.valid() && (*t1 <= full.start || *t0 >= full.end)) {
+            io.err << "stepscope export: --range " << *range << " is outside the session (0 s to "
+                   << DurationText::format(full.duration()) << " from its start)\n";
+            return Usage;
+        }
+        window.timeRange()->setRange({*t0, *t1});
     }
     gui::FigureRequest request;
     request.view = QString::fromStdString(view);

@@ -103,6 +103,22 @@ private slots:
         QCOMPARE(annotationRows(m_session), int64_t(1));  // --annotate never writes the session
     }
 
+    void rangeFromTheSessionStart() {
+        // "0.5s:+2ms": 2 ms half a second in; the caption says where.
+        const QString svg = kOut + "/export_range.svg";
+        Result r = runCli({"export", m_session, "--view", "timeline", "--range", "0.5s:+2ms", "-o", svg.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QString text = QString::fromUtf8(readAll(svg));
+        QVERIFY2(text.contains("0.500 s") && text.contains("2.000 ms"), "the caption shows the range asked for");
+        // Units required (a bare "2.5" is not nanoseconds by accident); outside the session refused.
+        r = runCli({"export", m_session, "--view", "timeline", "--range", "2.5:2.6", "-o", svg.toStdString()});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("--range") != std::string::npos, r.err.c_str());
+        r = runCli({"export", m_session, "--view", "timeline", "--range", "1h:2h", "-o", svg.toStdString()});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("outside the session") != std::string::npos, r.err.c_str());
+    }
+
     void svgKeepsTextAsText() {
         const QString svg = kOut + "/export_window.svg";
         const Result r = runCli({"export", m_session, "--view", "window", "--annotate", "GPU idles here", "-o", svg.toStdString()});

@@ -9,6 +9,7 @@
 #include "models/timeline/timeline_model.h"
 #include "tests/test_support.h"
 #include "tests/timeline/value_track_fixture.h"
+#include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/value_track_painter.h"
 
@@ -181,6 +182,25 @@ private slots:
         m_model.fetch(host, {m_spec.timeBaseNs, m_spec.timeBaseNs + m_spec.stepNs}, 1000, items);
         QVERIFY(!items.empty());
         QCOMPARE(m_model.nameColorOf(items.front().nameId), nameColorForText(m_model.nameText(items.front().nameId)));
+    }
+
+    void rulerLabelsStayShortWhenDeep() {
+        auto majors = [](int64_t origin, int64_t start, int64_t end) {
+            QStringList out;
+            for (const auto &t : TimeRuler::ticks(origin, start, end, 1400))
+                if (t.major) out << t.label;
+            return out;
+        };
+        // Near the origin: plain times.
+        const QStringList near = majors(0, 0, 10'000'000);
+        QCOMPARE(near.first(), QStringLiteral("0 ms"));
+        QVERIFY(near.contains(QStringLiteral("2 ms")));
+        // 300 µs seen 2.9 s in: the first label is the full time, the others offsets from it.
+        const QStringList deep = majors(0, 2'912'500'000, 2'912'800'000);
+        QVERIFY(deep.size() >= 5);
+        QCOMPARE(deep[0], QStringLiteral("2.91250 s"));
+        QCOMPARE(deep[1], QStringLiteral("+20 µs"));
+        for (const QString &l : deep) QVERIFY2(l.size() <= 10, qPrintable(l));
     }
 
     void trackOrderSavedByName() {

@@ -1,6 +1,7 @@
 #include "views/timeline/time_ruler.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace stepscope {
 
@@ -38,6 +39,11 @@ std::vector<TimeRuler::Tick> TimeRuler::ticks(int64_t origin, int64_t start, int
     const int64_t step = stepFor(end - start, widthPx, minSpacingPx);
     const int64_t minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : step);
     const double scale = widthPx / double(end - start);
+    // Deep zoom far from the origin ("2912500 µs", "2912520 µs", ...) is unreadable: then the first
+    // major tick in view shows the full time in seconds and the others the offset from it (Perfetto).
+    const int64_t unitScale = step >= 1'000'000'000 ? 1'000'000'000 : step >= 1'000'000 ? 1'000'000 : step >= 1'000 ? 1'000 : 1;
+    const bool relative = std::llabs(start - origin) / unitScale >= 10'000 && step < 1'000'000'000;
+    int64_t anchor = -1;
     // Ticks sit on multiples of the step measured from the origin.
     auto floorDiv = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
     for (int64_t k = floorDiv(start - origin, minor); ; ++k) {
@@ -49,7 +55,14 @@ std::vector<TimeRuler::Tick> TimeRuler::ticks(int64_t origin, int64_t start, int
         tick.t = t;
         tick.x = double(t - start) * scale;
         tick.major = rel % step == 0;
-        if (tick.major) tick.label = label(rel, step);
+        if (tick.major && relative && anchor < 0) {
+            anchor = rel;
+            int decimals = 0;  // seconds, down to the step
+            for (int64_t s = step; s < 1'000'000'000 && decimals < 9; s *= 10) ++decimals;
+            tick.label = QString::number(double(rel) / 1e9, 'f', decimals) + QStringLiteral(" s");
+        } else if (tick.major) {
+            tick.label = relative ? QStringLiteral("+") + label(rel - anchor, step) : label(rel, step);
+        }
         out.push_back(tick);
     }
     return out;

@@ -40,9 +40,18 @@ void ValueTrackPainter::paintLabel(QPainter &p, const QRect &rect, const QString
                fm.elidedText(name, Qt::ElideMiddle, rect.width()));
     const auto [low, high] = scale(series);
     const double scaleMax = std::max(std::fabs(low), std::fabs(high));
-    const MetricStats inView = series.lod->stats(range.start, range.end);
-    const QString peak = inView.count > 0 ? QStringLiteral("max %1").arg(formatValue(inView.max, series.unit, scaleMax))
-                                          : QStringLiteral("no samples");
+    // The samples drawn in view (a metric's are one period ahead, see paint()); zoomed inside one
+    // period there are none, and the value held over the view is shown instead.
+    const int64_t ahead = series.periodNs;
+    const MetricStats inView = series.lod->stats(range.start + ahead, range.end + ahead);
+    QString peak = QStringLiteral("no samples");
+    if (inView.count > 0) {
+        peak = QStringLiteral("max %1").arg(formatValue(inView.max, series.unit, scaleMax));
+    } else if (const auto i = series.lod->indexAtOrBefore(range.start + ahead - 1)) {
+        const int64_t age = range.end + ahead - series.lod->times()[size_t(*i)];
+        if (series.periodNs == 0 || age <= 3 * series.periodNs)
+            peak = formatValue(series.lod->values()[size_t(*i)], series.unit, scaleMax);
+    }
     const int peakW = fm.horizontalAdvance(peak) + 8;
     // "5 ms" rather than "every 5 ms": the label column is narrow.
     const QString sampling = series.periodNs > 0 ? MetricUnits::period(series.periodNs).remove(QStringLiteral("every ")) : QStringLiteral("counter");
