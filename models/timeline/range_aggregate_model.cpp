@@ -2,8 +2,14 @@
 
 #include "models/timeline/name_colors.h"
 
+#include "models/store/sqlite_statement.h"
+
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <mutex>
 #include <unordered_map>
 
 namespace stepscope {
@@ -16,24 +22,39 @@ QString formatDurationNs(int64_t ns) {
     return QString::number(ns) + QStringLiteral(" ns");
 }
 
+// A background computation: the worker publishes its connection so a newer request can interrupt it.
+struct RangeAggregateModel::Job {
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    sqlite3 *db = nullptr;
+};
+
 RangeAggregateModel::RangeAggregateModel(TimelineModel *timeline, QObject *parent)
     : QAbstractTableModel(parent), m_timeline(timeline) {
-    connect(timeline, &TimelineModel::modelReset, this, [this] { setRange(m_range); });
+    connect(timeline, &TimelineModel::modelReset, this, [this] { requestRange(m_range); });
 }
 
-void RangeAggregateModel::setRange(NsRange range) {
-    beginResetModel();
-    m_range = range;
-    m_rows.clear();
-    SessionStore *store = m_timeline->store();
-    if (store && range.valid()) {
-        std::unordered_map<int64_t, Row> byName;
-        SqliteStatement totals(store->db(), "SELECT name_id, count(*), sum(dur_ns) FROM slice WHERE track_id = ?1 "
-                                            "AND start_ns >= ?2 AND start_ns < ?3 GROUP BY name_id");
+RangeAggregateModel::~RangeAggregateModel() { cancelJob(); }
+
+std::vector<RangeAggregateModel::TrackSpan> RangeAggregateModel::sliceTracks() const {
+    std::vector<TrackSpan> out;
+    for (const TimelineTrack &t : m_timeline->tracks())
+        if (!t.isValueTrack()) out.push_back({t.id, t.baseNs});
+    return out;
+}
+
+std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::compute(sqlite3 *db, const std::vector<TrackSpan> &tracks,
+                                                                                  NsRange range, const std::atomic<bool> *cancel) {
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    std::unordered_map<int64_t, Row> byName;
+    try {
+        SqliteStatement totals(db, "SELECT name_id, count(*), sum(dur_ns) FROM slice WHERE track_id = ?1 "
+                                   "AND start_ns >= ?2 AND start_ns < ?3 GROUP BY name_id");
         // Children time charged to the parent's name, for self time.
-        SqliteStatement children(store->db(), "SELECT p.name_id, sum(c.dur_ns) FROM slice c JOIN slice p ON p.id = c.parent_id "
-                                              "WHERE c.track_id = ?1 AND c.start_ns >= ?2 AND c.start_ns < ?3 GROUP BY p.name_id");
-        for (const TimelineTrack &t : m_timeline->tracks()) {
+        SqliteStatement children(db, "SELECT p.name_id, sum(c.dur_ns) FROM slice c JOIN slice p ON p.id = c.parent_id "
+                                     "WHERE c.track_id = ?1 AND c.start_ns >= ?2 AND c.start_ns < ?3 GROUP BY p.name_id");
+        for (const TrackSpan &t : tracks) {
+            if (cancelled()) return std::nullopt;
             totals.bind(1, t.id);
             totals.bind(2, range.start - t.baseNs);
             totals.bind(3, range.end - t.baseNs);
@@ -53,19 +74,93 @@ void RangeAggregateModel::setRange(NsRange range) {
             }
             children.reset();
         }
-        SqliteStatement name(store->db(), "SELECT text FROM string WHERE id = ?1");
+        std::vector<Row> rows;
+        SqliteStatement name(db, "SELECT text FROM string WHERE id = ?1");
         for (auto &[id, r] : byName) {
             r.nameId = id;
             r.selfNs = std::max<int64_t>(0, r.selfNs);
             name.bind(1, id);
             if (name.step()) r.name = QString::fromStdString(name.columnText(0));
             name.reset();
-            m_rows.push_back(std::move(r));
+            rows.push_back(std::move(r));
         }
-        std::sort(m_rows.begin(), m_rows.end(), [](const Row &a, const Row &b) {
+        std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
             return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name; });
+        return rows;
+    } catch (const StoreError &) {
+        if (cancelled()) return std::nullopt;  // interrupted
+        throw;
     }
+}
+
+void RangeAggregateModel::install(NsRange range, std::vector<Row> rows) {
+    beginResetModel();
+    m_range = range;
+    m_rows = std::move(rows);
     endResetModel();
+}
+
+void RangeAggregateModel::setRange(NsRange range) {
+    cancelJob();
+    SessionStore *store = m_timeline->store();
+    std::vector<Row> rows;
+    if (store && range.valid()) rows = compute(store->db(), sliceTracks(), range, nullptr).value_or(std::vector<Row>{});
+    install(range, std::move(rows));
+}
+
+void RangeAggregateModel::cancelJob() {
+    ++m_generation;
+    if (m_job) {
+        m_job->cancel = true;
+        std::lock_guard lock(m_job->mutex);
+        if (m_job->db) sqlite3_interrupt(m_job->db);
+    }
+    if (m_worker.joinable()) m_worker.join();
+    m_job.reset();
+    if (m_busy) {
+        m_busy = false;
+        emit busyChanged(false);
+    }
+}
+
+void RangeAggregateModel::requestRange(NsRange range) {
+    SessionStore *store = m_timeline->store();
+    std::error_code ec;
+    if (!store || !range.valid() || !std::filesystem::is_regular_file(store->path(), ec)) return setRange(range);
+    cancelJob();
+    const uint64_t generation = m_generation;
+    auto job = std::make_shared<Job>();
+    m_job = job;
+    m_busy = true;
+    emit busyChanged(true);
+    m_worker = std::thread([this, job, generation, range, path = store->path(), tracks = sliceTracks()] {
+        sqlite3 *db = nullptr;
+        std::optional<std::vector<Row>> rows;
+        if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+            sqlite3_busy_timeout(db, 2000);
+            {
+                std::lock_guard lock(job->mutex);
+                job->db = db;
+            }
+            try {
+                rows = compute(db, tracks, range, &job->cancel);
+            } catch (const StoreError &) {
+                rows = std::vector<Row>{};  // unreadable now: an empty table, not a crash
+            }
+            std::lock_guard lock(job->mutex);
+            job->db = nullptr;
+        }
+        sqlite3_close(db);
+        if (!rows) return;  // cancelled: a newer request follows
+        QMetaObject::invokeMethod(this, [this, generation, range, result = std::move(*rows)]() mutable {
+            if (generation != m_generation) return;
+            install(range, std::move(result));
+            if (m_worker.joinable()) m_worker.join();
+            m_job.reset();
+            m_busy = false;
+            emit busyChanged(false);
+        }, Qt::QueuedConnection);
+    });
 }
 
 int RangeAggregateModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }

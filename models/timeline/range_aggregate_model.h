@@ -2,14 +2,22 @@
 // RangeAggregateModel is the table shown for a dragged time range: one row per slice name with the
 // number of slices starting in the range, their total and their self time (total minus direct
 // children), sorted by total. It reads the session through the (track_id, start_ns) index, track by
-// track. The timeline's details panel shows it for TimeRangeController's selection.
+// track. The timeline's details panel shows it for TimeRangeController's selection, computed in the
+// background (requestRange): a whole-session range over 10 M events takes seconds, and a newer
+// selection cancels the older one.
 
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_model.h"
 
 #include <QAbstractTableModel>
 
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <thread>
 #include <vector>
+
+struct sqlite3;
 
 namespace stepscope {
 
@@ -27,9 +35,14 @@ public:
     };
 
     explicit RangeAggregateModel(TimelineModel *timeline, QObject *parent = nullptr);
+    ~RangeAggregateModel() override;
 
-    // Recomputes for slices starting in `range` (invalid clears).
+    // Recomputes for slices starting in `range` (invalid clears), now.
     void setRange(NsRange range);
+    // The same on a worker thread with its own read-only connection when the session is a file
+    // (synchronous otherwise); the rows change when it is done. A newer request cancels this one.
+    void requestRange(NsRange range);
+    bool busy() const { return m_busy; }
     NsRange range() const { return m_range; }
     const std::vector<Row> &rows() const { return m_rows; }
 
@@ -38,8 +51,26 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+signals:
+    void busyChanged(bool busy);
+
 private:
+    struct Job;
+    struct TrackSpan {
+        int64_t id, baseNs;
+    };
+    // The rows for `range`, or nullopt when `cancel` was raised (any thread).
+    static std::optional<std::vector<Row>> compute(sqlite3 *db, const std::vector<TrackSpan> &tracks, NsRange range,
+                                                   const std::atomic<bool> *cancel);
+    std::vector<TrackSpan> sliceTracks() const;
+    void install(NsRange range, std::vector<Row> rows);
+    void cancelJob();
+
     TimelineModel *m_timeline;
+    std::shared_ptr<Job> m_job;
+    std::thread m_worker;
+    uint64_t m_generation = 0;
+    bool m_busy = false;
     NsRange m_range;
     std::vector<Row> m_rows;
 };

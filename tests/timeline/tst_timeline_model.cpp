@@ -8,6 +8,7 @@
 #include "tests/timeline/timeline_fixture.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 
 #include <memory>
 #include <set>
@@ -220,6 +221,33 @@ private slots:
                                      "n.id=p.name_id WHERE n.text='ProfilerStep' AND p.start_ns=?1", {step.start - base()});
         QCOMPARE(it->selfNs, it->totalNs - children);
         QVERIFY(rows.front().totalNs >= rows.back().totalNs);
+    }
+
+    void rangeAggregateInTheBackground() {
+        // The same rows as the synchronous sum, computed on a worker; a newer request wins.
+        RangeAggregateModel sync(&m_model), async(&m_model);
+        const NsRange whole = m_model.extent(), step = m_model.stepRange(7);
+        sync.setRange({step.start, step.end});
+        QSignalSpy busy(&async, &RangeAggregateModel::busyChanged);
+        async.requestRange(whole);
+        QVERIFY(async.busy());
+        async.requestRange({step.start, step.end});  // cancels the whole-session one
+        QTRY_VERIFY(!async.busy());
+        QCOMPARE(async.range(), (NsRange{step.start, step.end}));
+        QCOMPARE(async.rows().size(), sync.rows().size());
+        for (size_t i = 0; i < sync.rows().size(); ++i) {
+            QCOMPARE(async.rows()[i].name, sync.rows()[i].name);
+            QCOMPARE(async.rows()[i].count, sync.rows()[i].count);
+            QCOMPARE(async.rows()[i].selfNs, sync.rows()[i].selfNs);
+        }
+        QVERIFY(busy.count() >= 2);
+        QCOMPARE(busy.last().first().toBool(), false);
+        // Destroyed while busy: cancelled and joined, nothing delivered to a dead model.
+        {
+            RangeAggregateModel gone(&m_model);
+            gone.requestRange(whole);
+        }
+        QTest::qWait(20);
     }
 
     void clockOffsetMovesTheTracks() {

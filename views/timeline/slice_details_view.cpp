@@ -49,7 +49,13 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
     connect(timeline, &TimelineView::sliceSelected, this, &SliceDetailsView::showSlice);
     m_aggregateTimer.setSingleShot(true);
     m_aggregateTimer.setInterval(250);  // a drag changes the selection every mouse move
-    connect(&m_aggregateTimer, &QTimer::timeout, this, [this] { m_aggregate->setRange(m_time->selection()); });
+    connect(&m_aggregateTimer, &QTimer::timeout, this, [this] { m_aggregate->requestRange(m_time->selection()); });
+    connect(m_aggregate, &RangeAggregateModel::busyChanged, this, [this](bool busy) {
+        const NsRange sel = m_time->selection();
+        if (!sel.valid()) return;
+        m_rangeLabel->setText(busy ? tr("Adding up the slices in the selected %1…").arg(formatDurationNs(sel.duration()))
+                                   : tr("Slices starting in the selected %1, by name").arg(formatDurationNs(sel.duration())));
+    });
     connect(time, &TimeRangeController::selectionChanged, this, &SliceDetailsView::onSelection);
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
         const QVariant id = item->data(0, kSliceIdRole);
