@@ -4,12 +4,8 @@
 
 #include "models/store/sqlite_statement.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <mutex>
 #include <unordered_map>
 
 namespace stepscope {
@@ -22,19 +18,11 @@ QString formatDurationNs(int64_t ns) {
     return QString::number(ns) + QStringLiteral(" ns");
 }
 
-// A background computation: the worker publishes its connection so a newer request can interrupt it.
-struct RangeAggregateModel::Job {
-    std::atomic<bool> cancel{false};
-    std::mutex mutex;
-    sqlite3 *db = nullptr;
-};
-
 RangeAggregateModel::RangeAggregateModel(TimelineModel *timeline, QObject *parent)
     : QAbstractTableModel(parent), m_timeline(timeline) {
     connect(timeline, &TimelineModel::modelReset, this, [this] { requestRange(m_range); });
+    connect(&m_reader, &BackgroundReader::busyChanged, this, &RangeAggregateModel::busyChanged);
 }
-
-RangeAggregateModel::~RangeAggregateModel() { cancelJob(); }
 
 std::vector<RangeAggregateModel::TrackSpan> RangeAggregateModel::sliceTracks() const {
     std::vector<TrackSpan> out;
@@ -101,66 +89,22 @@ void RangeAggregateModel::install(NsRange range, std::vector<Row> rows) {
 }
 
 void RangeAggregateModel::setRange(NsRange range) {
-    cancelJob();
+    m_reader.cancel();
     SessionStore *store = m_timeline->store();
     std::vector<Row> rows;
     if (store && range.valid()) rows = compute(store->db(), sliceTracks(), range, nullptr).value_or(std::vector<Row>{});
     install(range, std::move(rows));
 }
 
-void RangeAggregateModel::cancelJob() {
-    ++m_generation;
-    if (m_job) {
-        m_job->cancel = true;
-        std::lock_guard lock(m_job->mutex);
-        if (m_job->db) sqlite3_interrupt(m_job->db);
-    }
-    if (m_worker.joinable()) m_worker.join();
-    m_job.reset();
-    if (m_busy) {
-        m_busy = false;
-        emit busyChanged(false);
-    }
-}
-
 void RangeAggregateModel::requestRange(NsRange range) {
     SessionStore *store = m_timeline->store();
-    std::error_code ec;
-    if (!store || !range.valid() || !std::filesystem::is_regular_file(store->path(), ec)) return setRange(range);
-    cancelJob();
-    const uint64_t generation = m_generation;
-    auto job = std::make_shared<Job>();
-    m_job = job;
-    m_busy = true;
-    emit busyChanged(true);
-    m_worker = std::thread([this, job, generation, range, path = store->path(), tracks = sliceTracks()] {
-        sqlite3 *db = nullptr;
-        std::optional<std::vector<Row>> rows;
-        if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
-            sqlite3_busy_timeout(db, 2000);
-            {
-                std::lock_guard lock(job->mutex);
-                job->db = db;
-            }
-            try {
-                rows = compute(db, tracks, range, &job->cancel);
-            } catch (const StoreError &) {
-                rows = std::vector<Row>{};  // unreadable now: an empty table, not a crash
-            }
-            std::lock_guard lock(job->mutex);
-            job->db = nullptr;
-        }
-        sqlite3_close(db);
-        if (!rows) return;  // cancelled: a newer request follows
-        QMetaObject::invokeMethod(this, [this, generation, range, result = std::move(*rows)]() mutable {
-            if (generation != m_generation) return;
-            install(range, std::move(result));
-            if (m_worker.joinable()) m_worker.join();
-            m_job.reset();
-            m_busy = false;
-            emit busyChanged(false);
-        }, Qt::QueuedConnection);
-    });
+    const bool started = store && range.valid() &&
+        m_reader.start(store->path(), [this, range, tracks = sliceTracks()](sqlite3 *db, const std::atomic<bool> &cancel) {
+            std::optional<std::vector<Row>> rows = compute(db, tracks, range, &cancel);
+            if (!rows) return std::function<void()>();
+            return std::function<void()>([this, range, rows = std::move(*rows)]() mutable { install(range, std::move(rows)); });
+        });
+    if (!started) setRange(range);
 }
 
 int RangeAggregateModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }

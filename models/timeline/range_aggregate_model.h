@@ -7,14 +7,13 @@
 // selection cancels the older one.
 
 #include "models/qt/time_range_controller.h"
+#include "models/qt/background_reader.h"
 #include "models/timeline/timeline_model.h"
 
 #include <QAbstractTableModel>
 
 #include <atomic>
-#include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 struct sqlite3;
@@ -35,14 +34,13 @@ public:
     };
 
     explicit RangeAggregateModel(TimelineModel *timeline, QObject *parent = nullptr);
-    ~RangeAggregateModel() override;
 
     // Recomputes for slices starting in `range` (invalid clears), now.
     void setRange(NsRange range);
     // The same on a worker thread with its own read-only connection when the session is a file
     // (synchronous otherwise); the rows change when it is done. A newer request cancels this one.
     void requestRange(NsRange range);
-    bool busy() const { return m_busy; }
+    bool busy() const { return m_reader.busy(); }
     NsRange range() const { return m_range; }
     const std::vector<Row> &rows() const { return m_rows; }
 
@@ -55,7 +53,6 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    struct Job;
     struct TrackSpan {
         int64_t id, baseNs;
     };
@@ -64,13 +61,9 @@ private:
                                                    const std::atomic<bool> *cancel);
     std::vector<TrackSpan> sliceTracks() const;
     void install(NsRange range, std::vector<Row> rows);
-    void cancelJob();
 
     TimelineModel *m_timeline;
-    std::shared_ptr<Job> m_job;
-    std::thread m_worker;
-    uint64_t m_generation = 0;
-    bool m_busy = false;
+    BackgroundReader m_reader;
     NsRange m_range;
     std::vector<Row> m_rows;
 };

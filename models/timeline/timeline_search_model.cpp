@@ -8,36 +8,77 @@ namespace stepscope {
 
 TimelineSearchModel::TimelineSearchModel(TimelineModel *timeline, QObject *parent)
     : QObject(parent), m_timeline(timeline) {
-    connect(timeline, &TimelineModel::modelReset, this, [this] { search(m_text); });
+    connect(timeline, &TimelineModel::modelReset, this, [this] { requestSearch(m_text); });
+    connect(&m_reader, &BackgroundReader::busyChanged, this, &TimelineSearchModel::busyChanged);
+}
+
+TimelineSearchModel::TrackPlaces TimelineSearchModel::trackPlaces() const {
+    TrackPlaces out;
+    const auto &tracks = m_timeline->tracks();
+    for (size_t i = 0; i < tracks.size(); ++i)
+        if (!tracks[i].isValueTrack()) out[tracks[i].id] = {int(i), tracks[i].baseNs};
+    return out;
+}
+
+std::vector<TimelineSearchModel::Hit> TimelineSearchModel::find(sqlite3 *db, const QString &text, const TrackPlaces &tracks,
+                                                                const std::atomic<bool> *cancel) {
+    std::vector<Hit> hits;
+    QString pattern = text;
+    pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+        .replace(QLatin1Char('%'), QLatin1String("\\%"))
+        .replace(QLatin1Char('_'), QLatin1String("\\_"));
+    pattern = QLatin1Char('%') + pattern + QLatin1Char('%');
+    SqliteStatement st(db, "SELECT s.id, s.track_id, s.start_ns, s.dur_ns, s.depth FROM slice s "
+                           "WHERE s.name_id IN (SELECT id FROM string WHERE text LIKE ?1 ESCAPE '\\')");
+    st.bind(1, std::string_view(pattern.toStdString()));
+    try {
+        for (int64_t n = 0; st.step(); ++n) {
+            if ((n & 4095) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return {};
+            const auto it = tracks.find(st.columnInt(1));
+            if (it == tracks.end()) continue;
+            hits.push_back({st.columnInt(0), it->second.baseNs + st.columnInt(2), st.columnInt(3), it->second.index,
+                            uint32_t(st.columnInt(4))});
+        }
+    } catch (const StoreError &) {
+        if (cancel && cancel->load()) return {};  // interrupted
+        throw;
+    }
+    std::sort(hits.begin(), hits.end(), [](const Hit &a, const Hit &b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.sliceId < b.sliceId; });
+    return hits;
+}
+
+void TimelineSearchModel::install(const QString &text, std::vector<Hit> hits) {
+    m_text = text;
+    m_hits = std::move(hits);
+    m_current = -1;
+    emit resultsChanged();
+    emit currentChanged(m_current);
 }
 
 void TimelineSearchModel::search(const QString &text) {
-    m_text = text;
-    m_hits.clear();
-    m_current = -1;
+    m_reader.cancel();
     SessionStore *store = m_timeline->store();
-    if (store && !text.isEmpty()) {
-        QString pattern = text;
-        pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-            .replace(QLatin1Char('%'), QLatin1String("\\%"))
-            .replace(QLatin1Char('_'), QLatin1String("\\_"));
-        pattern = QLatin1Char('%') + pattern + QLatin1Char('%');
-        SqliteStatement st(store->db(),
-            "SELECT s.id, s.track_id, s.start_ns, s.dur_ns, s.depth FROM slice s "
-            "WHERE s.name_id IN (SELECT id FROM string WHERE text LIKE ?1 ESCAPE '\\')");
-        st.bind(1, std::string_view(pattern.toStdString()));
-        const auto &tracks = m_timeline->tracks();
-        while (st.step()) {
-            const int ti = m_timeline->trackIndex(st.columnInt(1));
-            if (ti < 0) continue;
-            m_hits.push_back({st.columnInt(0), tracks[size_t(ti)].baseNs + st.columnInt(2), st.columnInt(3), ti,
-                              uint32_t(st.columnInt(4))});
-        }
-        std::sort(m_hits.begin(), m_hits.end(), [](const Hit &a, const Hit &b) {
-            return a.startNs != b.startNs ? a.startNs < b.startNs : a.sliceId < b.sliceId; });
+    install(text, store && !text.isEmpty() ? find(store->db(), text, trackPlaces(), nullptr) : std::vector<Hit>{});
+}
+
+void TimelineSearchModel::requestSearch(const QString &text, std::function<void()> then) {
+    SessionStore *store = m_timeline->store();
+    const bool started = store && !text.isEmpty() &&
+        m_reader.start(store->path(), [this, text, then, tracks = trackPlaces()](sqlite3 *db, const std::atomic<bool> &cancel) {
+            std::vector<Hit> hits = find(db, text, tracks, &cancel);
+            if (cancel) return std::function<void()>();
+            return std::function<void()>([this, text, then, hits = std::move(hits)]() mutable {
+                install(text, std::move(hits));
+                if (then) then();
+            });
+        });
+    if (started) {
+        m_text = text;  // what is being looked for; the hits follow
+        return;
     }
-    emit resultsChanged();
-    emit currentChanged(m_current);
+    search(text);
+    if (then) then();
 }
 
 void TimelineSearchModel::setCurrent(int index) {

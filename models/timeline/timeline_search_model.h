@@ -1,13 +1,18 @@
 #pragma once
 // TimelineSearchModel finds slices by name over the whole session (SQL LIKE over the interned names,
 // then the slices using them), keeps the hits in time order and steps through them. The timeline's
-// search box drives it; TimelineView follows currentChanged() by centring and selecting the hit.
+// search box drives it through requestSearch() — on a worker thread, since a common name over 10 M
+// slices takes seconds; TimelineView follows currentChanged() by centring and selecting the hit.
 
+#include "models/qt/background_reader.h"
 #include "models/timeline/timeline_model.h"
 
 #include <QObject>
 #include <QString>
 
+#include <atomic>
+#include <functional>
+#include <unordered_map>
 #include <vector>
 
 namespace stepscope {
@@ -26,6 +31,10 @@ public:
 
     // Every slice whose name contains `text` (case-insensitive for ASCII). Empty text clears.
     void search(const QString &text);
+    // The same in the background when the session is a file (a newer request cancels an older
+    // one); `then` runs once the hits are in (at once when synchronous).
+    void requestSearch(const QString &text, std::function<void()> then = {});
+    bool busy() const { return m_reader.busy(); }
     QString text() const { return m_text; }
     int hitCount() const { return int(m_hits.size()); }
     int current() const { return m_current; }  // -1 when none
@@ -38,13 +47,24 @@ public:
     void seek(int64_t t);
 
 signals:
+    void busyChanged(bool busy);
     void resultsChanged();
     void currentChanged(int index);
 
 private:
+    struct TrackPlace {
+        int index;
+        int64_t baseNs;
+    };
+    using TrackPlaces = std::unordered_map<int64_t, TrackPlace>;
+    // The hits for `text`, in time order; empty when `cancel` was raised (any thread).
+    static std::vector<Hit> find(sqlite3 *db, const QString &text, const TrackPlaces &tracks, const std::atomic<bool> *cancel);
+    TrackPlaces trackPlaces() const;
+    void install(const QString &text, std::vector<Hit> hits);
     void setCurrent(int index);
 
     TimelineModel *m_timeline;
+    BackgroundReader m_reader;
     QString m_text;
     std::vector<Hit> m_hits;
     int m_current = -1;

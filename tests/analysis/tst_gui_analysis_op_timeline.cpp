@@ -55,6 +55,7 @@ private slots:
         // The visible range holds the second occurrence only.
         time.setRange({35 * kMs, 50 * kMs});
         ops.table()->selectRow(0);
+        QTRY_VERIFY(!pane.search()->busy());  // the search runs in the background
         QCOMPARE(pane.searchField()->text(), QString("gemm_kernel"));
         QCOMPARE(pane.search()->text(), QString("gemm_kernel"));
         QCOMPARE(pane.search()->hitCount(), 3);
@@ -67,10 +68,12 @@ private slots:
         ops.table()->clearSelection();
         time.setRange({55 * kMs, 62 * kMs});
         pane.search(QStringLiteral("gemm_kernel"));
+        QTRY_VERIFY(!pane.search()->busy());
         QCOMPARE(pane.search()->currentHit()->startNs, 70 * kMs);
         // ... also when it lies before the range; the timeline brings it into view.
         time.setRange({16 * kMs, 18 * kMs});
         pane.search(QStringLiteral("gemm_kernel"));
+        QTRY_VERIFY(!pane.search()->busy());
         QCOMPARE(pane.search()->currentHit()->startNs, 10 * kMs);
         QVERIFY(time.range().start <= 10 * kMs && time.range().end >= 15 * kMs);
 
@@ -78,6 +81,7 @@ private slots:
         ops.setFilterText("relu_kernel");
         QCOMPARE(ops.table()->model()->rowCount(), 1);
         ops.table()->selectRow(0);
+        QTRY_VERIFY(!pane.search()->busy());
         QCOMPARE(pane.search()->text(), QString("relu_kernel"));
         QCOMPARE(pane.search()->hitCount(), 1);
         QCOMPARE(pane.search()->currentHit()->startNs, 20 * kMs);

@@ -200,6 +200,8 @@ private slots:
         m_time.zoomToFull();
         m_pane->searchField()->setText(QStringLiteral("relu"));
         QMetaObject::invokeMethod(m_pane->searchField(), "returnPressed");
+        QVERIFY(m_pane->search()->busy());  // read in the background: the window stays responsive
+        QTRY_VERIFY(!m_pane->search()->busy());
         QVERIFY(m_pane->search()->hitCount() > 10);
         const auto first = *m_pane->search()->currentHit();
         QCOMPARE(view()->selectedSliceId(), first.sliceId);

@@ -64,6 +64,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
         if (t.isEmpty()) m_search->search({});
     });
     connect(m_search, &TimelineSearchModel::resultsChanged, this, &TimelinePaneView::updateHitLabel);
+    connect(m_search, &TimelineSearchModel::busyChanged, this, &TimelinePaneView::updateHitLabel);
     connect(m_search, &TimelineSearchModel::currentChanged, this, [this](int) {
         updateHitLabel();
         if (const auto *hit = m_search->currentHit()) m_timeline->selectSlice(hit->sliceId);
@@ -84,18 +85,23 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
 void TimelinePaneView::runSearch(bool backwards) {
     const QString text = m_searchField->text().trimmed();
     if (text != m_search->text()) {
-        m_search->search(text);
-        // Start from what is on screen, like a browser's find.
-        m_search->seek(m_timeline->timeController()->range().start);
-        if (m_search->current() < 0) m_search->next();
+        m_search->requestSearch(text, [this] {
+            // Start from what is on screen, like a browser's find.
+            m_search->seek(m_timeline->timeController()->range().start);
+            if (m_search->current() < 0) m_search->next();
+        });
         return;
     }
+    if (m_search->busy()) return;  // the hits are on their way
     backwards ? m_search->previous() : m_search->next();
 }
 
 void TimelinePaneView::search(const QString &text) {
     m_searchField->setText(text);
-    m_search->search(text.trimmed());
+    m_search->requestSearch(text.trimmed(), [this] { showNearestHit(); });
+}
+
+void TimelinePaneView::showNearestHit() {
     const auto &hits = m_search->hits();
     if (hits.empty()) return;
     const NsRange visible = m_timeline->timeController()->range();
@@ -117,6 +123,7 @@ void TimelinePaneView::search(const QString &text) {
 void TimelinePaneView::updateHitLabel() {
     const int n = m_search->hitCount();
     if (m_search->text().isEmpty()) m_hitLabel->clear();
+    else if (m_search->busy()) m_hitLabel->setText(tr("searching…"));
     else if (n == 0) m_hitLabel->setText(tr("no matches"));
     else m_hitLabel->setText(tr("%1 / %L2").arg(m_search->current() + 1).arg(n));
 }

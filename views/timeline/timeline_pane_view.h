@@ -32,6 +32,7 @@ public:
 
 private:
     void runSearch(bool backwards);
+    void showNearestHit();  // the hit on screen, else the nearest one
     void updateHitLabel();
 
     TimelineView *m_timeline;

@@ -1,0 +1,78 @@
+#include "models/qt/background_reader.h"
+
+#include "models/store/sqlite_statement.h"
+
+#include <sqlite3.h>
+
+#include <mutex>
+
+namespace stepscope {
+
+// The worker publishes its connection so that cancel() can interrupt a long statement.
+struct BackgroundReader::Job {
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    sqlite3 *db = nullptr;
+};
+
+BackgroundReader::BackgroundReader(QObject *parent) : QObject(parent) {}
+
+BackgroundReader::~BackgroundReader() { cancel(); }
+
+void BackgroundReader::setBusy(bool busy) {
+    if (busy == m_busy) return;
+    m_busy = busy;
+    emit busyChanged(busy);
+}
+
+void BackgroundReader::cancel() {
+    ++m_generation;
+    if (m_job) {
+        m_job->cancel = true;
+        std::lock_guard lock(m_job->mutex);
+        if (m_job->db) sqlite3_interrupt(m_job->db);
+    }
+    if (m_worker.joinable()) m_worker.join();
+    m_job.reset();
+    setBusy(false);
+}
+
+bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
+    std::error_code ec;
+    if (file.empty() || !std::filesystem::is_regular_file(file, ec)) return false;
+    cancel();
+    const uint64_t generation = m_generation;
+    auto job = std::make_shared<Job>();
+    m_job = job;
+    setBusy(true);
+    m_worker = std::thread([this, job, generation, file, work = std::move(work)] {
+        sqlite3 *db = nullptr;
+        std::function<void()> deliver;
+        if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+            sqlite3_busy_timeout(db, 2000);
+            {
+                std::lock_guard lock(job->mutex);
+                job->db = db;
+            }
+            try {
+                deliver = work(db, job->cancel);
+            } catch (const StoreError &) {
+                deliver = {};  // interrupted, or the file could not be read now: nothing to show
+            }
+            std::lock_guard lock(job->mutex);
+            job->db = nullptr;
+        }
+        sqlite3_close(db);
+        const bool cancelled = job->cancel.load();
+        QMetaObject::invokeMethod(this, [this, generation, cancelled, deliver = std::move(deliver)] {
+            if (generation != m_generation) return;  // a newer read owns the result slot
+            if (m_worker.joinable()) m_worker.join();
+            m_job.reset();
+            if (deliver && !cancelled) deliver();
+            setBusy(false);
+        }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+} // namespace stepscope
