@@ -5,12 +5,14 @@
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/analysis_model.h"
 #include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/range_op_stats.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
 #include "views/steps/step_time_view.h"
 
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTreeWidget>
@@ -91,6 +93,37 @@ private slots:
         view.table()->selectRow(0);
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).toString(), QString("torch.save"));
+    }
+
+    void opTableFollowsTheVisibleRange() {
+        OpStatsView view(&m_session, &m_time);
+        const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(SessionReader(*m_session.store()).runs()[0].id);
+        QVERIFY(a && a->events);
+        view.setSide(1);
+        view.setFilterText("torch.save");
+        const auto *proxy = view.table()->model();
+        QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 2);  // whole run: steps 10 and 20
+        // Zoomed to step 10: only its checkpoint, counted in the background.
+        const AnalysisStep &s10 = a->steps.steps[9];
+        m_time.setRange({s10.start, s10.end});
+        view.setVisibleRangeOnly(true);
+        QTRY_COMPARE(view.rangeStats()->range(), (NsRange{s10.start, s10.end}));
+        QTRY_COMPARE(proxy->rowCount(), 1);
+        QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 1);
+        QVERIFY(view.findChild<QLabel *>("opStatsScope")->text().contains("visible range"));
+        // The same numbers as the analyzer over that window.
+        const auto direct = RangeOpStats::compute(*a->events, a->ops, {s10.start, s10.end});
+        QCOMPARE(view.model()->rowCount(), int(std::count_if(direct.begin(), direct.end(), [](const OpStat &o) { return o.host(); })));
+        // Step 3 has none: the table empties as the view moves (pan coalesced, last range wins).
+        const AnalysisStep &s3 = a->steps.steps[2], &s4 = a->steps.steps[3];
+        m_time.setRange({s4.start, s4.end});
+        m_time.setRange({s3.start, s3.end});
+        QTRY_COMPARE(view.rangeStats()->range(), (NsRange{s3.start, s3.end}));
+        QTRY_COMPARE(proxy->rowCount(), 0);
+        save(&view, "ops_range");
+        view.setVisibleRangeOnly(false);  // back to the whole run
+        QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 2);
+        m_time.zoomToFull();
     }
 
     void findingsPanel() {

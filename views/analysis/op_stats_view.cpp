@@ -2,14 +2,19 @@
 
 #include "models/analysis/analysis_model.h"
 #include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/range_op_stats.h"
+#include "models/timeline/range_aggregate_model.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace stepscope {
@@ -17,7 +22,9 @@ namespace stepscope {
 OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_runBox(new QComboBox(this)), m_sideBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
-      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new QSortFilterProxyModel(this)) {
+      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_rangeOnly(new QCheckBox(tr("Visible range only"), this)), m_scope(new QLabel(this)),
+      m_rangeStats(new RangeOpStats(this)), m_rangeTimer(new QTimer(this)) {
     m_sideBox->addItems({tr("GPU ops"), tr("Host ops"), tr("All")});
     m_filter->setPlaceholderText(tr("Filter by name"));
     m_filter->setClearButtonEnabled(true);
@@ -26,9 +33,16 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     top->addWidget(m_runBox, 1);
     top->addWidget(m_sideBox);
     top->addWidget(m_filter, 2);
+    top->addWidget(m_rangeOnly);
+    m_rangeOnly->setToolTip(tr("Statistics of the events that start in the time range every view shows, "
+                               "updated as you zoom and pan"));
+    m_rangeOnly->setChecked(QSettings().value(QStringLiteral("opStats/visibleRangeOnly"), false).toBool());
+    m_scope->setObjectName(QStringLiteral("opStatsScope"));
+    m_scope->setStyleSheet(QStringLiteral("color: palette(mid);"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_scope);
     layout->addWidget(m_table, 1);
 
     m_proxy->setSourceModel(m_model);
@@ -58,6 +72,17 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
             emit opSelected(QString::fromStdString(o->name), o->device);
     });
     connect(m_analysis, &AnalysisModel::changed, this, &OpStatsView::reloadRuns);
+    m_rangeTimer->setSingleShot(true);
+    m_rangeTimer->setInterval(120);  // a pan or zoom gesture changes the range every frame
+    connect(m_rangeTimer, &QTimer::timeout, this, &OpStatsView::reload);
+    connect(m_time, &TimeRangeController::rangeChanged, this, [this] {
+        if (visibleRangeOnly()) m_rangeTimer->start();
+    });
+    connect(m_rangeOnly, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("opStats/visibleRangeOnly"), on);
+        reload();
+    });
+    connect(m_rangeStats, &RangeOpStats::ready, this, &OpStatsView::showRangeStats);
     connect(m_runBox, &QComboBox::currentIndexChanged, this, &OpStatsView::reload);
     reloadRuns();
 }
@@ -77,13 +102,49 @@ void OpStatsView::reloadRuns() {
     reload();
 }
 
+void OpStatsView::setVisibleRangeOnly(bool on) { m_rangeOnly->setChecked(on); }
+bool OpStatsView::visibleRangeOnly() const { return m_rangeOnly->isChecked(); }
+
 void OpStatsView::reload() {
     const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a) {
+        m_rangeStats->clear();
         m_model->setOps({});
+        updateScope();
         return;
     }
-    m_model->setOps(a->ops);
+    if (visibleRangeOnly() && a->events && m_time->range().valid()) {
+        m_rangeStats->request(a->events, a->ops, m_time->range());
+    } else {
+        m_rangeStats->clear();
+        m_model->setOps(a->ops);
+    }
+    updateScope();
+}
+
+void OpStatsView::showRangeStats() {
+    if (!visibleRangeOnly()) return;
+    m_model->setOps(m_rangeStats->result());
+    updateScope();
+}
+
+void OpStatsView::updateScope() {
+    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    if (!a || a->steps.steps.empty()) {
+        m_scope->clear();
+        return;
+    }
+    if (!visibleRangeOnly()) {
+        m_scope->setText(tr("Whole run: steps %1–%2").arg(a->steps.steps.front().step).arg(a->steps.steps.back().step));
+        return;
+    }
+    const NsRange full = m_time->fullRange(), shown = m_rangeStats->range();
+    const int64_t origin = full.valid() ? full.start : 0;
+    QString text = shown.valid() ? tr("Events starting in %1 – %2 (visible range)")
+                                       .arg(formatDurationNs(shown.start - origin), formatDurationNs(shown.end - origin))
+                                 : tr("Visible range");
+    if (m_rangeStats->busy() || m_rangeTimer->isActive()) text += tr(" · updating…");
+    m_scope->setText(text);
 }
 
 } // namespace stepscope

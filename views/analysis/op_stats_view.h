@@ -1,7 +1,8 @@
 #pragma once
 // OpStatsView: the op statistics table of a run — sortable columns (count, total, self, mean, min, max,
-// % of the side's time), a filter box on the name, a host/device/all toggle, over the run's analysed
-// steps (per-range statistics: OpStatsAnalyzer with a window; not wired here yet). Selecting an op emits
+// % of the side's time), a filter box on the name, a host/device/all toggle — over the run's analysed
+// steps, or, with "Visible range only" (remembered), over the events starting in the range every view
+// shows, recomputed in the background as the user zooms and pans. Selecting an op emits
 // opSelected(name) so the window can highlight its occurrences in the timeline. Created by MainWindow.
 
 #include "models/qt/session_model.h"
@@ -9,7 +10,10 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
+class QLabel;
+class QTimer;
 class QLineEdit;
 class QTableView;
 class QSortFilterProxyModel;
@@ -18,6 +22,7 @@ namespace stepscope {
 
 class AnalysisModel;
 class OpStatsTableModel;
+class RangeOpStats;
 
 class OpStatsView : public QWidget {
     Q_OBJECT
@@ -28,6 +33,10 @@ public:
     OpStatsTableModel *model() const { return m_model; }
     void setFilterText(const QString &text);
     void setSide(int index);  // 0 device, 1 host, 2 all
+    // Follow the visible range instead of the whole run (saved in the settings).
+    void setVisibleRangeOnly(bool on);
+    bool visibleRangeOnly() const;
+    RangeOpStats *rangeStats() const { return m_rangeStats; }
 
 signals:
     void opSelected(const QString &name, int device);  // device -1: host
@@ -35,6 +44,8 @@ signals:
 private:
     void reloadRuns();
     void reload();
+    void showRangeStats();
+    void updateScope();
 
     SessionModel *m_session;
     TimeRangeController *m_time;
@@ -44,6 +55,10 @@ private:
     QTableView *m_table;
     OpStatsTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
+    QCheckBox *m_rangeOnly;
+    QLabel *m_scope;
+    RangeOpStats *m_rangeStats;
+    QTimer *m_rangeTimer;
 };
 
 } // namespace stepscope
