@@ -13,7 +13,8 @@ namespace stepscope {
 
 class ArgsSpill {
 public:
-    static constexpr size_t kMemoryBlock = size_t(32) << 20;
+    // Small enough that one write to the temp file is short (the parse runs between cancel polls).
+    static constexpr size_t kMemoryBlock = size_t(4) << 20;
 
     ArgsSpill() = default;
     ~ArgsSpill();

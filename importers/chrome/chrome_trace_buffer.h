@@ -8,6 +8,7 @@
 
 #include "importers/chrome/args_spill.h"
 #include "importers/chrome/chrome_event.h"
+#include "importers/chrome/chunked_array.h"
 #include "importers/common/string_interner.h"
 
 #include <cstdint>
@@ -102,9 +103,9 @@ public:
     // End of input: closes what is still open at the end of the trace (flagged, counted).
     void finish();
 
-    std::vector<BufferedSlice> &slices() { return m_slices; }
+    ChunkedArray<BufferedSlice> &slices() { return m_slices; }
     std::vector<BufferedTrack> &tracks() { return m_tracks; }
-    std::vector<FlowEndpoint> &flows() { return m_flows; }
+    ChunkedArray<FlowEndpoint> &flows() { return m_flows; }
     const std::vector<CounterSample> &counterSamples() const { return m_counterSamples; }
     const std::vector<CounterTrack> &counterTracks() const { return m_counterTracks; }
     const std::unordered_map<std::string, ProcessMeta> &processes() const { return m_processes; }
@@ -139,12 +140,12 @@ private:
 
     StringInterner &m_strings;
     ArgsSpill m_args;
-    std::vector<BufferedSlice> m_slices;
+    ChunkedArray<BufferedSlice> m_slices;  // grows without reallocation pauses
     std::vector<BufferedTrack> m_tracks;
     std::unordered_map<std::string, uint32_t> m_trackIndex;
     uint32_t m_lastTrack = UINT32_MAX;
     std::string m_key;  // scratch for track lookups
-    std::vector<FlowEndpoint> m_flows;
+    ChunkedArray<FlowEndpoint> m_flows;
     std::vector<CounterSample> m_counterSamples;
     std::vector<CounterTrack> m_counterTracks;
     std::unordered_map<std::string, uint32_t> m_counterIndex;

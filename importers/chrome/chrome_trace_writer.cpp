@@ -1,5 +1,6 @@
-// Run, tracks, nesting, slices, counters, steps and the problem summary of ChromeTraceWriter.
-// Flow binding and flow rows are in chrome_trace_writer_flows.cpp.
+// Run, tracks, nesting, counters, steps and the problem summary of ChromeTraceWriter. Flow binding
+// and flow rows are in chrome_trace_writer_flows.cpp, the slice row pipeline in
+// chrome_trace_writer_rows.cpp.
 #include "importers/chrome/chrome_trace_writer.h"
 
 #include "importers/chrome/json_scan.h"
@@ -76,9 +77,9 @@ bool ChromeTraceWriter::write() {
         if (!m_buf.tracks()[i].slices.empty())
             m_tracks[i].id = m_w.addTrack(m_runId, m_trackInfos[i]);
     m_trackInfos.clear();
-    if (!nestTracks() || !writeSlices())
+    if (!nestTracks() || !writeRows())
         return false;
-    if (!writeFlows() || !writeCounters() || !writeSteps())
+    if (!writeCounters() || !writeSteps())
         return false;
     logProblems();
     return poll();
@@ -183,30 +184,40 @@ bool ChromeTraceWriter::nestTracks() {
     auto &slices = m_buf.slices();
     // Flow endpoints of v1 flows, grouped by track so each track is bound right after nesting.
     auto &flows = m_buf.flows();
-    const bool sorted = sortPolled(flows, [](const FlowEndpoint &a, const FlowEndpoint &b) {
-        const bool av1 = a.phase != 'i' && a.phase != 'o';
-        const bool bv1 = b.phase != 'i' && b.phase != 'o';
-        if (av1 != bv1)
-            return av1;  // v1 first; v2 endpoints are already bound to their slice
-        return av1 && a.ref < b.ref;
-    });
+    const auto keepGoing = [this] { return poll(); };
+    const bool sorted = sortPolled(
+        flows,
+        [](const FlowEndpoint &a, const FlowEndpoint &b) {
+            const bool av1 = a.phase != 'i' && a.phase != 'o';
+            const bool bv1 = b.phase != 'i' && b.phase != 'o';
+            if (av1 != bv1)
+                return av1;  // v1 first; v2 endpoints are already bound to their slice
+            return av1 && a.ref < b.ref;
+        },
+        keepGoing);
     if (!sorted)
         return false;
     size_t cursor = 0;
     SliceNester nester;
     std::vector<SliceNester::Span> spans;
+    // The per-slice loops over one track poll every kPollSlices slices: a track may hold millions.
+    constexpr size_t kPollSlices = size_t(1) << 16;
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         if (!poll())
             return false;
         BufferedTrack &t = tracks[ti];
         spans.resize(t.slices.size());
-        for (size_t k = 0; k < t.slices.size(); ++k)
+        for (size_t k = 0; k < t.slices.size(); ++k) {
+            if (k % kPollSlices == kPollSlices - 1 && !poll())
+                return false;
             spans[k] = {slices[t.slices[k]].start, slices[t.slices[k]].dur};
-        nester.nest(spans);
-        if (!tick(int64_t(t.slices.size())))
+        }
+        if (!nester.nest(spans, keepGoing) || !tick(int64_t(t.slices.size())))
             return false;
         int64_t deepClamped = 0;
         for (size_t k = 0; k < t.slices.size(); ++k) {
+            if (k % kPollSlices == kPollSlices - 1 && !poll())
+                return false;
             BufferedSlice &s = slices[t.slices[k]];
             const int32_t depth = nester.depth(k);
             s.depth = uint16_t(std::min<int32_t>(depth, UINT16_MAX));
@@ -227,45 +238,9 @@ bool ChromeTraceWriter::nestTracks() {
         if (t.strayEnds > 0)
             m_ctx.warn(position(t.firstStrayEndOffset),
                        std::to_string(t.strayEnds) + " end events on " + where + " had no open begin");
-        bindFlows(ti, nester, cursor);
-    }
-    return true;
-}
-
-bool ChromeTraceWriter::writeSlices() {
-    auto &slices = m_buf.slices();
-    ArgsSpill &args = m_buf.args();
-    args.rewind();
-    // Parents may come later in the file than their children, so ids are predicted: SQLite gives a
-    // new row max(rowid)+1, and nothing else inserts slices inside this transaction.
-    {
-        SqliteStatement next(m_w.store().db(), "SELECT COALESCE(MAX(id), 0) + 1 FROM slice");
-        m_firstSliceId = next.step() ? next.columnInt(0) : 1;
-    }
-    int64_t mismatched = 0;
-    for (size_t i = 0; i < slices.size(); ++i) {
-        if (!tick(3))
+        if (!bindFlows(ti, nester, cursor))
             return false;
-        const BufferedSlice &s = slices[i];
-        SliceRow row;
-        row.trackId = m_tracks[s.track].id;
-        row.startNs = s.start - m_shift;
-        row.durNs = s.dur;
-        row.depth = s.depth;
-        if (s.parent)
-            row.parentId = m_firstSliceId + int64_t(s.parent - 1);
-        row.nameId = s.nameId;
-        if (s.catId)
-            row.categoryId = s.catId;
-        if (s.correlation != BufferedSlice::kNoCorrelation)
-            row.correlation = s.correlation;
-        row.argsJson = args.next(s.argsLen);
-        if (m_w.addSlice(row) != m_firstSliceId + int64_t(i))
-            ++mismatched;
     }
-    m_slicesWritten = int64_t(slices.size());
-    if (mismatched > 0)
-        m_ctx.error("", std::to_string(mismatched) + " slices got unexpected ids; their parent links may be wrong");
     return true;
 }
 
@@ -295,9 +270,11 @@ bool ChromeTraceWriter::writeSteps() {
         return true;
     std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
     int64_t duplicates = 0;
-    for (const BufferedSlice &s : m_buf.slices()) {
+    const auto &slices = m_buf.slices();
+    for (size_t i = 0; i < slices.size(); ++i) {
         if (!tick())
             return false;
+        const BufferedSlice &s = slices[i];
         const auto it = names.find(s.nameId);
         if (it == names.end() || m_tracks[s.track].kind == TrackKind::GpuStream)
             continue;  // the gpu_user_annotation copy of a step is not the step

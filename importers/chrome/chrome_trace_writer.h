@@ -7,8 +7,13 @@
 // SessionWriter, plus one import_log line per kind of problem. Slices are written in arrival order
 // so args read back from ArgsSpill sequentially; their ids are predicted (SQLite hands out
 // max(rowid)+1) so parents and flows can refer to slices written later.
-// Called by ChromeTraceImporter inside the caller's transaction.
+// Slice and flow rows are built on a producer thread (args read back, flows sorted and paired)
+// and handed in batches through a BoundedQueue to the calling thread, which only inserts them
+// (BulkRowInserter) and polls cancel / reports progress; the two overlap on two cores.
+// Called by ChromeTraceImporter inside the caller's transaction, on the caller's thread.
 
+#include "importers/chrome/bounded_queue.h"
+#include "importers/chrome/bulk_row_inserter.h"
 #include "importers/chrome/chrome_event.h"
 #include "importers/chrome/chrome_trace_buffer.h"
 #include "importers/common/import_context.h"
@@ -46,13 +51,30 @@ private:
         std::string name;
     };
 
+    // One batch of slice or flow rows on its way from the producer thread to the SQLite writer.
+    struct PendingRows {
+        bool flows = false;
+        RowBatch rows;
+        int64_t endSlice = 0;  // slices: global index past the batch's last row
+        int64_t units = 0;     // work units it stands for (progress)
+    };
+    using RowQueue = BoundedQueue<PendingRows>;
+    // Producer side: hands a full batch to the writer and leaves a fresh one of the same kind in
+    // its place. False once the writer has cancelled.
+    using EmitRows = std::function<bool(PendingRows &)>;
+    static constexpr size_t kBatchRows = 4096;
+    static constexpr size_t kQueuedBatches = 4;
+
     void decideTimeBase();
     void addRun();
     void classifyTracks();
     bool nestTracks();
-    void bindFlows(uint32_t track, const SliceNester &nester, size_t &cursor);
-    bool writeSlices();
-    bool writeFlows();
+    bool bindFlows(uint32_t track, const SliceNester &nester, size_t &cursor);  // false once cancelled
+    // Slices and flows: producer thread + bulk inserts on this thread (chrome_trace_writer_rows.cpp).
+    bool writeRows();
+    void produceRows(RowQueue &ready, RowQueue &spare);
+    bool produceSliceRows(const EmitRows &emit, PendingRows &batch);
+    bool produceFlowRows(const EmitRows &emit, PendingRows &batch, const std::function<bool()> &keepGoing);
     bool writeCounters();
     bool writeSteps();
     void logProblems();
@@ -66,22 +88,23 @@ private:
     }
     bool poll();
     static constexpr int64_t kPollUnits = 1024;
-    // std::stable_sort in pieces (sorted runs, then merges), polling between them so a sort of
-    // millions of flow endpoints cannot hold up cancel or progress. False once cancelled.
-    template <class T, class Less>
-    bool sortPolled(std::vector<T> &v, Less less) {
+    static constexpr size_t kPollEndpoints = size_t(1) << 16;
+    // std::stable_sort in pieces (sorted runs, then merges), calling keepGoing between them so a
+    // sort of millions of flow endpoints cannot hold up cancel or progress. False once cancelled.
+    template <class Array, class Less, class KeepGoing>
+    static bool sortPolled(Array &v, Less less, KeepGoing keepGoing) {
         constexpr size_t kRun = size_t(1) << 15;
         const size_t n = v.size();
         for (size_t i = 0; i < n; i += kRun) {
             std::stable_sort(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(std::min(n, i + kRun)), less);
-            if (!poll())
+            if (!keepGoing())
                 return false;
         }
         for (size_t width = kRun; width < n; width *= 2)
             for (size_t i = 0; i + width < n; i += 2 * width) {
                 std::inplace_merge(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(i + width),
                                    v.begin() + std::ptrdiff_t(std::min(n, i + 2 * width)), less);
-                if (!poll())
+                if (!keepGoing())
                     return false;
             }
         return true;
@@ -98,11 +121,13 @@ private:
     std::vector<TrackOut> m_tracks;
     std::vector<TrackInfo> m_trackInfos;  // until the run row exists
     int64_t m_firstSliceId = 0;
+    int64_t m_firstFlowId = 0;
     int64_t m_slicesWritten = 0;
     int64_t m_countersWritten = 0;
     int64_t m_flowsWritten = 0;
     int64_t m_stepsWritten = 0;
-    int64_t m_unboundEndpoints = 0;
+    int64_t m_unboundEndpoints = 0;    // written by the producer thread until it is joined
+    int64_t m_mismatchedIds = 0;
     std::function<void(double)> m_progress;
     std::chrono::steady_clock::time_point m_lastProgress{};
     int64_t m_unitsDone = 0;

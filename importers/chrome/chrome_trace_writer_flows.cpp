@@ -2,6 +2,7 @@
 // their timestamp on their thread (f without bp "e": the next slice to start); ac2g flows prefer,
 // on that chain, the slice whose correlation equals the flow id, which pins the runtime launch and
 // the kernel exactly. v2 flows (bind_id + flow_out/flow_in) are bound to their own slice already.
+// Flow rows are built on the writer's producer thread (see chrome_trace_writer_rows.cpp).
 #include "importers/chrome/chrome_trace_writer.h"
 
 #include "importers/common/slice_nester.h"
@@ -26,13 +27,15 @@ int phaseRank(char phase) {
 
 } // namespace
 
-void ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t &cursor) {
+bool ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t &cursor) {
     auto &flows = m_buf.flows();
     const BufferedTrack &t = m_buf.tracks()[ti];
     const auto &slices = m_buf.slices();
     std::unordered_map<int64_t, int32_t> byCorrelation;  // built only if a lookup needs it
     bool built = false;
     for (; cursor < flows.size() && isV1(flows[cursor]) && flows[cursor].ref == ti; ++cursor) {
+        if (cursor % kPollEndpoints == kPollEndpoints - 1 && !poll())
+            return false;
         FlowEndpoint &f = flows[cursor];
         if (t.slices.empty())
             continue;
@@ -57,34 +60,47 @@ void ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t
         if (local != SliceNester::kNone)
             f.slice = t.slices[size_t(local)];
     }
+    return true;
 }
 
-bool ChromeTraceWriter::writeFlows() {
+bool ChromeTraceWriter::produceFlowRows(const EmitRows &emit, PendingRows &batch,
+                                        const std::function<bool()> &keepGoing) {
     auto &flows = m_buf.flows();
     // seq is unique, so this order is total and the stable sort gives what std::sort would.
-    const bool sorted = sortPolled(flows, [](const FlowEndpoint &a, const FlowEndpoint &b) {
-        if (isV1(a) != isV1(b))
-            return isV1(a);
-        if (a.key != b.key)
-            return a.key < b.key;
-        if (isV1(a) && phaseRank(a.phase) != phaseRank(b.phase))
-            return phaseRank(a.phase) < phaseRank(b.phase);
-        if (a.ts != b.ts)
-            return a.ts < b.ts;
-        if (phaseRank(a.phase) != phaseRank(b.phase))
-            return phaseRank(a.phase) < phaseRank(b.phase);
-        return a.seq < b.seq;
-    });
+    const bool sorted = sortPolled(
+        flows,
+        [](const FlowEndpoint &a, const FlowEndpoint &b) {
+            if (isV1(a) != isV1(b))
+                return isV1(a);
+            if (a.key != b.key)
+                return a.key < b.key;
+            if (isV1(a) && phaseRank(a.phase) != phaseRank(b.phase))
+                return phaseRank(a.phase) < phaseRank(b.phase);
+            if (a.ts != b.ts)
+                return a.ts < b.ts;
+            if (phaseRank(a.phase) != phaseRank(b.phase))
+                return phaseRank(a.phase) < phaseRank(b.phase);
+            return a.seq < b.seq;
+        },
+        keepGoing);
     if (!sorted)
         return false;
+    // Flow ids follow the order links are found in (by key), which is random in time; inserting
+    // them in that order would scatter the inserts over both slice-id indexes of the flow table.
+    // Rows are therefore inserted sorted by from_slice_id (the indexes then fill almost in order)
+    // with the id each would have got, so the rows come out exactly as before.
+    struct FlowRow {
+        int64_t from = 0, to = 0;
+        int64_t id = 0;
+        uint32_t catId = 0;
+    };
+    std::vector<FlowRow> rows;
     auto link = [&](int64_t from, int64_t to, uint32_t catId) {
         if (from == to) {
             ++m_unboundEndpoints;
             return;
         }
-        m_w.addFlow(m_runId, m_firstSliceId + from, m_firstSliceId + to,
-                    catId ? std::optional<int64_t>(catId) : std::nullopt);
-        ++m_flowsWritten;
+        rows.push_back({m_firstSliceId + from, m_firstSliceId + to, m_firstFlowId + int64_t(rows.size()), catId});
     };
     size_t i = 0;
     while (i < flows.size()) {
@@ -94,8 +110,6 @@ bool ChromeTraceWriter::writeFlows() {
         int64_t prev = -1;
         bool linked = false;
         for (size_t k = i; k < j; ++k) {
-            if (!tick(2))
-                return false;
             const FlowEndpoint &f = flows[k];
             const bool starts = f.phase == 's' || f.phase == 'o';
             if (f.slice < 0) {
@@ -126,8 +140,22 @@ bool ChromeTraceWriter::writeFlows() {
             ++m_unboundEndpoints;
         i = j;
     }
+    const int64_t units = 2 * int64_t(flows.size());  // progress: two per endpoint
     flows.clear();
-    flows.shrink_to_fit();
+    if (!keepGoing() || !sortPolled(rows, [](const FlowRow &a, const FlowRow &b) { return a.from < b.from; }, keepGoing))
+        return false;
+    enum Column { Id, Run, From, To, Category, Columns };
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const FlowRow &f = rows[r];
+        const int64_t row[Columns] = {f.id, m_runId, f.from, f.to, f.catId};
+        batch.rows.add(row, f.catId ? 0u : 1u << Category);
+        if (batch.rows.rows() >= kBatchRows || r + 1 == rows.size()) {
+            batch.units = units * int64_t(r + 1) / int64_t(rows.size()) - units * int64_t(r + 1 - batch.rows.rows()) / int64_t(rows.size());
+            if (!emit(batch))
+                return false;
+        }
+    }
+    m_flowsWritten = int64_t(rows.size());
     return true;
 }
 

@@ -5,19 +5,20 @@
 
 namespace stepscope {
 
-void SliceNester::nest(std::span<const Span> spans) {
+namespace {
+
+bool keepGoing(const SliceNester::Poll &poll) { return !poll || poll(); }
+
+} // namespace
+
+bool SliceNester::nest(std::span<const Span> spans, const Poll &poll) {
     m_spans = spans;
     const size_t n = spans.size();
     m_order.resize(n);
     for (size_t i = 0; i < n; ++i)
         m_order[i] = uint32_t(i);
-    std::sort(m_order.begin(), m_order.end(), [&](uint32_t a, uint32_t b) {
-        if (spans[a].start != spans[b].start)
-            return spans[a].start < spans[b].start;
-        if (spans[a].dur != spans[b].dur)
-            return spans[a].dur > spans[b].dur;
-        return a < b;
-    });
+    if (!sortOrder(poll))
+        return false;
     m_sortedStart.resize(n);
     for (size_t k = 0; k < n; ++k)
         m_sortedStart[k] = spans[m_order[k]].start;
@@ -28,9 +29,12 @@ void SliceNester::nest(std::span<const Span> spans) {
     m_maxDepth = -1;
     m_firstOverflowDepth = kNone;
 
-    std::vector<uint32_t> rest = nestRound(m_order, 0);
+    std::vector<uint32_t> rest;
+    if (!nestRound(m_order, 0, rest, poll))
+        return false;
     // Each further round places what still overlaps one band lower; every round nests at least
     // its first item, so this ends.
+    std::vector<uint32_t> items;
     while (!rest.empty()) {
         for (uint32_t i : rest)
             if (!m_overflow[i]) {
@@ -40,14 +44,66 @@ void SliceNester::nest(std::span<const Span> spans) {
         const int32_t base = m_maxDepth + 1;
         if (m_firstOverflowDepth == kNone)
             m_firstOverflowDepth = base;
-        rest = nestRound(rest, base);
+        items.swap(rest);
+        rest.clear();
+        if (!nestRound(items, base, rest, poll))
+            return false;
     }
+    return true;
 }
 
-std::vector<uint32_t> SliceNester::nestRound(const std::vector<uint32_t> &items, int32_t base) {
-    std::vector<uint32_t> rest;
+bool SliceNester::sortOrder(const Poll &poll) {
+    const size_t n = m_order.size();
+    const auto byStart = [this](uint32_t a, uint32_t b) { return less(a, b); };
+    for (size_t lo = 0; lo < n; lo += kSortRun) {
+        const auto first = m_order.begin() + std::ptrdiff_t(lo);
+        const auto last = m_order.begin() + std::ptrdiff_t(std::min(n, lo + kSortRun));
+        if (!std::is_sorted(first, last, byStart))
+            std::sort(first, last, byStart);
+        if (n > kSortRun && !keepGoing(poll))
+            return false;
+    }
+    for (size_t width = kSortRun; width < n; width *= 2)
+        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+            const size_t mid = lo + width;
+            if (!less(m_order[mid], m_order[mid - 1]))
+                continue;  // the two runs are already in order
+            if (!merge(lo, mid, std::min(n, lo + 2 * width), poll))
+                return false;
+        }
+    return true;
+}
+
+bool SliceNester::merge(size_t lo, size_t mid, size_t hi, const Poll &poll) {
+    // The left run moves to the buffer; the merge then fills m_order[lo, hi) from the front,
+    // never overtaking the unread part of the right run.
+    m_mergeBuffer.assign(m_order.begin() + std::ptrdiff_t(lo), m_order.begin() + std::ptrdiff_t(mid));
+    size_t a = 0, b = mid, out = lo;
+    const size_t aEnd = m_mergeBuffer.size();
+    size_t nextPoll = out + kPollItems;
+    while (a < aEnd && b < hi) {
+        m_order[out++] = less(m_order[b], m_mergeBuffer[a]) ? m_order[b++] : m_mergeBuffer[a++];
+        if (out >= nextPoll) {
+            nextPoll = out + kPollItems;
+            if (!keepGoing(poll))
+                return false;
+        }
+    }
+    std::copy(m_mergeBuffer.begin() + std::ptrdiff_t(a), m_mergeBuffer.end(), m_order.begin() + std::ptrdiff_t(out));
+    return keepGoing(poll);
+}
+
+bool SliceNester::nestRound(const std::vector<uint32_t> &items, int32_t base, std::vector<uint32_t> &rest,
+                            const Poll &poll) {
     m_stack.clear();
-    for (uint32_t i : items) {
+    size_t nextPoll = kPollItems;
+    for (size_t k = 0; k < items.size(); ++k) {
+        if (k == nextPoll) {
+            nextPoll += kPollItems;
+            if (!keepGoing(poll))
+                return false;
+        }
+        const uint32_t i = items[k];
         const int64_t start = m_spans[i].start;
         const int64_t end = start + m_spans[i].dur;
         while (!m_stack.empty()) {
@@ -72,7 +128,7 @@ std::vector<uint32_t> SliceNester::nestRound(const std::vector<uint32_t> &items,
         m_maxDepth = std::max(m_maxDepth, m_depth[i]);
         m_stack.push_back(i);
     }
-    return rest;
+    return true;
 }
 
 bool SliceNester::contains(uint32_t i, int64_t t) const {

@@ -5,9 +5,13 @@
 // band below the regular rows (depth offset past the deepest regular row, nested among the other
 // overflow slices), and is counted. After nest(), enclosing()/nextStarting() answer the flow-binding
 // questions ("which slice is open at t", "which slice starts next").
-// Used by ChromeTraceWriter per track; meant to be reused by the XPlane importer.
+// A track of millions of slices is sorted in pieces (sorted runs, then merges, a merge skipped when
+// its runs are already in order, as traces mostly are) and nested in steps, calling a poll function
+// between pieces so the caller can report progress and honour cancel while one huge track nests.
+// Used by ChromeTraceWriter per track and by the XPlane importer.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -20,9 +24,15 @@ public:
         int64_t dur = 0;  // >= 0
     };
     static constexpr int32_t kNone = -1;
+    // Called between pieces of work; returning false stops nest() (cancel).
+    using Poll = std::function<bool()>;
+    static constexpr size_t kSortRun = size_t(1) << 15;   // slices sorted at once
+    static constexpr size_t kPollItems = size_t(1) << 16; // slices merged or nested between polls
 
     // Nests `spans` (indices below refer to positions in it). Reuses its buffers between calls.
-    void nest(std::span<const Span> spans);
+    // Calls `poll` (if set) at least every kSortRun sorted / kPollItems merged or nested slices;
+    // returns false as soon as it returns false, the results then being unspecified.
+    bool nest(std::span<const Span> spans, const Poll &poll = {});
 
     size_t size() const { return m_depth.size(); }
     // Input indices sorted by (start asc, dur desc, index asc): parents come before children.
@@ -42,8 +52,19 @@ public:
 
 private:
     bool contains(uint32_t i, int64_t t) const;
-    // Nests `items` (sorted) at depth offset `base`; returns the ones that overlap without nesting.
-    std::vector<uint32_t> nestRound(const std::vector<uint32_t> &items, int32_t base);
+    bool less(uint32_t a, uint32_t b) const {
+        if (m_spans[a].start != m_spans[b].start)
+            return m_spans[a].start < m_spans[b].start;
+        if (m_spans[a].dur != m_spans[b].dur)
+            return m_spans[a].dur > m_spans[b].dur;
+        return a < b;
+    }
+    // Sorts m_order by less(), in runs then merges, polling between them. False once cancelled.
+    bool sortOrder(const Poll &poll);
+    bool merge(size_t lo, size_t mid, size_t hi, const Poll &poll);
+    // Nests `items` (sorted) at depth offset `base`; the ones that overlap without nesting go to
+    // `rest`. False once cancelled.
+    bool nestRound(const std::vector<uint32_t> &items, int32_t base, std::vector<uint32_t> &rest, const Poll &poll);
 
     std::span<const Span> m_spans;
     std::vector<uint32_t> m_order;
@@ -52,6 +73,7 @@ private:
     std::vector<int32_t> m_parent;
     std::vector<uint8_t> m_overflow;
     std::vector<uint32_t> m_stack;
+    std::vector<uint32_t> m_mergeBuffer;
     int64_t m_overflowCount = 0;
     int32_t m_maxDepth = -1;
     int32_t m_firstOverflowDepth = kNone;

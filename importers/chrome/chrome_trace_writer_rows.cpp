@@ -1,0 +1,155 @@
+// The slice and flow row pipeline of ChromeTraceWriter: a producer thread reads args back from
+// ArgsSpill and builds slice rows in arrival order, then sorts and pairs flow endpoints into flow
+// rows; the calling thread (which owns the SQLite connection) inserts each batch with one
+// statement step, reports progress and polls cancel, also while it waits for the next batch.
+#include "importers/chrome/chrome_trace_writer.h"
+
+#include <exception>
+#include <thread>
+
+namespace stepscope {
+namespace {
+
+// How long the writer waits for a batch before it polls cancel and progress again.
+constexpr std::chrono::milliseconds kPopWait{20};
+
+enum SliceColumn { Track, Start, Dur, Depth, Parent, Name, Category, Correlation, IntColumns, Args = IntColumns };
+
+} // namespace
+
+bool ChromeTraceWriter::writeRows() {
+    sqlite3 *db = m_w.store().db();
+    // Parents may come later in the file than their children, so ids are predicted: SQLite gives a
+    // new row max(rowid)+1, and nothing else inserts slices inside this transaction.
+    {
+        SqliteStatement next(db, "SELECT COALESCE(MAX(id), 0) + 1 FROM slice");
+        m_firstSliceId = next.step() ? next.columnInt(0) : 1;
+    }
+    {  // the same for flows, which are inserted out of id order (see produceFlowRows)
+        SqliteStatement next(db, "SELECT COALESCE(MAX(id), 0) + 1 FROM flow");
+        m_firstFlowId = next.step() ? next.columnInt(0) : 1;
+    }
+    BulkRowInserter slices(db, "stepscope_chrome_slice_rows", "slice",
+                           {"track_id", "start_ns", "dur_ns", "depth", "parent_id", "name_id", "category_id",
+                            "correlation", "args"});
+    BulkRowInserter flows(db, "stepscope_chrome_flow_rows", "flow",
+                          {"id", "run_id", "from_slice_id", "to_slice_id", "category_id"});
+
+    // At most kQueuedBatches wait in `ready`, one is being filled and one inserted: `spare` (used
+    // batches going back for reuse) never fills up, so handing one back never blocks.
+    RowQueue ready(kQueuedBatches);
+    RowQueue spare(kQueuedBatches + 2);
+    std::exception_ptr producerError;
+    std::thread producer([&] {
+        try {
+            produceRows(ready, spare);
+        } catch (...) {
+            producerError = std::current_exception();
+        }
+        ready.finish();
+    });
+    struct JoinOnExit {  // also when an insert throws
+        RowQueue &ready;
+        std::thread &thread;
+        ~JoinOnExit() {
+            if (thread.joinable()) {
+                ready.cancel();
+                thread.join();
+            }
+        }
+    } joinOnExit{ready, producer};
+
+    PendingRows batch;
+    while (true) {
+        const RowQueue::Pop got = ready.pop(batch, kPopWait);
+        if (got == RowQueue::Pop::Finished)
+            break;
+        if (got == RowQueue::Pop::TimedOut) {
+            if (!poll())
+                return false;  // joinOnExit stops the producer
+            continue;
+        }
+        if (batch.flows) {
+            flows.insert(batch.rows);
+        } else {
+            slices.insert(batch.rows);
+            if (sqlite3_last_insert_rowid(db) != m_firstSliceId + batch.endSlice - 1)
+                m_mismatchedIds += int64_t(batch.rows.rows());
+        }
+        const int64_t units = batch.units;
+        spare.push(std::move(batch));
+        batch = PendingRows{};
+        if (!tick(units))
+            return false;
+    }
+    producer.join();
+    if (producerError)
+        std::rethrow_exception(producerError);
+    m_slicesWritten = int64_t(m_buf.slices().size());
+    if (m_mismatchedIds > 0)
+        m_ctx.error("", std::to_string(m_mismatchedIds) + " slices got unexpected ids; their parent links may be wrong");
+    return true;
+}
+
+void ChromeTraceWriter::produceRows(RowQueue &ready, RowQueue &spare) {
+    const auto fresh = [&](bool flows) {
+        PendingRows batch;
+        spare.pop(batch, std::chrono::milliseconds(0));  // reuse a used batch's storage if one is back
+        batch.flows = flows;
+        batch.rows.reset(flows ? 5 : IntColumns, !flows);
+        batch.endSlice = 0;
+        batch.units = 0;
+        return batch;
+    };
+    const EmitRows emit = [&](PendingRows &batch) {
+        const bool flows = batch.flows;
+        if (!ready.push(std::move(batch)))
+            return false;
+        batch = fresh(flows);
+        return true;
+    };
+    const auto keepGoing = [&] { return !ready.cancelled(); };
+    PendingRows batch = fresh(false);
+    if (!produceSliceRows(emit, batch) || (!batch.rows.empty() && !emit(batch)))
+        return;
+    batch = fresh(true);
+    produceFlowRows(emit, batch, keepGoing);  // emits its last batch itself
+}
+
+bool ChromeTraceWriter::produceSliceRows(const EmitRows &emit, PendingRows &batch) {
+    const auto &slices = m_buf.slices();
+    ArgsSpill &args = m_buf.args();
+    args.rewind();
+    for (size_t i = 0; i < slices.size(); ++i) {
+        const BufferedSlice &s = slices[i];
+        const int64_t row[IntColumns] = {m_tracks[s.track].id,
+                                         s.start - m_shift,
+                                         s.dur,
+                                         s.depth,
+                                         s.parent ? m_firstSliceId + int64_t(s.parent - 1) : 0,
+                                         s.nameId,
+                                         s.catId,
+                                         s.correlation};
+        const std::string_view text = args.next(s.argsLen);
+        uint32_t nulls = 0;
+        if (!s.parent)
+            nulls |= 1u << Parent;
+        if (!s.catId)
+            nulls |= 1u << Category;
+        if (s.correlation == BufferedSlice::kNoCorrelation)
+            nulls |= 1u << Correlation;
+        if (text.empty())
+            nulls |= 1u << Args;
+        batch.rows.add(row, nulls, text);
+        batch.units += 3;  // the inserts dominate the import: three units per slice
+        if (batch.rows.rows() >= kBatchRows) {
+            batch.endSlice = int64_t(i) + 1;
+            if (!emit(batch))
+                return false;
+        }
+    }
+    batch.endSlice = int64_t(slices.size());
+    return true;
+}
+
+} // namespace stepscope
