@@ -7,6 +7,7 @@
 #include "importers/common/byte_source.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -51,11 +52,7 @@ private slots:
 #ifndef Q_MOC_RUN
 namespace {
 
-struct Imported {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportResult result;
-};
+using Imported = test::ImportedFile;
 
 QTemporaryDir &fixtureDir() {
     static QTemporaryDir dir;
@@ -75,49 +72,17 @@ fs::path writeFixture(const std::string &name, const std::string &text, bool gzi
 }
 
 Imported runImport(const fs::path &file, const std::atomic<bool> *cancel = nullptr) {
-    Imported r;
-    r.dir = std::make_unique<QTemporaryDir>();
-    r.store = std::make_unique<SessionStore>(fs::path(r.dir->path().toStdString()) / "s.stepscope");
-    SessionWriter w(*r.store);
-    w.begin();
-    std::error_code ec;
-    const int64_t src = w.addSource(file.string(), "chrome_json", int64_t(fs::file_size(file, ec)));
-    ImportContext ctx(w, src, file.string(), cancel);
     ChromeTraceImporter imp;
-    r.result = imp.import(file, ctx);
-    w.finishSource(src, r.result.events, ctx.warnings(), r.result.status);
-    w.commit();
-    return r;
+    return test::importFile(imp, file, cancel);
 }
 
 Imported importText(const std::string &text, const std::string &name = "t.json") {
     return runImport(writeFixture(name, text));
 }
 
-QStringList rows(const Imported &imp, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(imp.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c) {
-            if (st.columnIsNull(c))
-                cols << "NULL";
-            else if (st.columnType(c) == SQLITE_FLOAT)
-                cols << QString::number(st.columnDouble(c), 'g', 12);
-            else
-                cols << QString::fromStdString(st.columnText(c));
-        }
-        out << cols.join('|');
-    }
-    return out;
-}
-
-int64_t count(const Imported &imp, const std::string &sql) {
-    SqliteStatement st(imp.store->db(), sql);
-    return st.step() ? st.columnInt(0) : -1;
-}
-
-QString logText(const Imported &imp) { return rows(imp, "SELECT severity, position, message FROM import_log").join('\n'); }
+QStringList rows(const Imported &imp, const std::string &sql) { return test::queryRows(*imp.store, sql, test::Floats::Rounded12); }
+int64_t count(const Imported &imp, const std::string &sql) { return test::queryInt(*imp.store, sql); }
+QString logText(const Imported &imp) { return test::importLog(*imp.store); }
 
 const char *kSlices = "SELECT track_kind, device, track, name, start_ns, dur_ns, depth FROM v_slice ORDER BY start_ns, depth, name";
 

@@ -7,6 +7,7 @@
 #include "importers/common/byte_source.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -28,26 +29,11 @@ private slots:
 
 namespace {
 
-struct Imported {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportResult result;
-};
+using Imported = test::ImportedFile;
 
 Imported runImport(const fs::path &file) {
-    Imported r;
-    r.dir = std::make_unique<QTemporaryDir>();
-    r.store = std::make_unique<SessionStore>(fs::path(r.dir->path().toStdString()) / "s.stepscope");
-    SessionWriter w(*r.store);
-    w.begin();
-    std::error_code ec;
-    const int64_t src = w.addSource(file.string(), "chrome_json", int64_t(fs::file_size(file, ec)));
-    ImportContext ctx(w, src, file.string());
     ChromeTraceImporter imp;
-    r.result = imp.import(file, ctx);
-    w.finishSource(src, r.result.events, ctx.warnings(), r.result.status);
-    w.commit();
-    return r;
+    return test::importFile(imp, file);
 }
 
 QString text(const Imported &imp, const std::string &sql) {

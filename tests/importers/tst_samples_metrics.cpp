@@ -13,6 +13,7 @@
 #include "importers/metrics/smdebug_system_importer.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -25,46 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Imported {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportResult result;
-};
+using Imported = test::ImportedFile;
 
-Imported runImport(Importer &imp, const fs::path &file) {
-    Imported r;
-    r.dir = std::make_unique<QTemporaryDir>();
-    r.store = std::make_unique<SessionStore>(fs::path(r.dir->path().toStdString()) / "s.stepscope");
-    SessionWriter w(*r.store);
-    w.begin();
-    std::error_code ec;
-    const int64_t src = w.addSource(file.string(), imp.format(), int64_t(fs::file_size(file, ec)));
-    ImportContext ctx(w, src, file.string());
-    r.result = imp.import(file, ctx);
-    w.finishSource(src, r.result.events, ctx.warnings(), r.result.status);
-    w.commit();
-    return r;
-}
-
-QStringList rows(const Imported &imp, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(imp.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c) {
-            if (st.columnIsNull(c)) cols << "NULL";
-            else if (st.columnType(c) == SQLITE_FLOAT) cols << QString::number(st.columnDouble(c), 'g', 12);
-            else cols << QString::fromStdString(st.columnText(c));
-        }
-        out << cols.join('|');
-    }
-    return out;
-}
-
-int64_t count(const Imported &imp, const std::string &sql) {
-    SqliteStatement st(imp.store->db(), sql);
-    return st.step() ? st.columnInt(0) : -1;
-}
+Imported runImport(Importer &imp, const fs::path &file) { return test::importFile(imp, file); }
+QStringList rows(const Imported &imp, const std::string &sql) { return test::queryRows(*imp.store, sql, test::Floats::Rounded12); }
+int64_t count(const Imported &imp, const std::string &sql) { return test::queryInt(*imp.store, sql); }
 
 } // namespace
 

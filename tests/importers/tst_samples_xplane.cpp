@@ -7,6 +7,7 @@
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
 #include "models/store/session_store.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -27,33 +28,10 @@ private slots:
 
 namespace {
 
-struct Session {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportSummary summary;
-};
+using Session = test::ImportedPaths;
+using test::importPaths;
 
-Session importPaths(const std::vector<fs::path> &paths) {
-    Session s;
-    s.dir = std::make_unique<QTemporaryDir>();
-    s.store = std::make_unique<SessionStore>(fs::path(s.dir->path().toStdString()) / "s.stepscope");
-    ImporterRegistry registry;
-    SessionImporter importer(*s.store, registry);
-    s.summary = importer.run(paths);
-    return s;
-}
-
-QStringList rows(const Session &s, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(s.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c)
-            cols << (st.columnIsNull(c) ? QString("NULL") : QString::fromStdString(st.columnText(c)));
-        out << cols.join('|');
-    }
-    return out;
-}
+QStringList rows(const Session &s, const std::string &sql) { return test::queryRows(*s.store, sql); }
 
 } // namespace
 

@@ -8,6 +8,7 @@
 #include "importers/tfevents/tfrecord_reader.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -94,43 +95,19 @@ std::string record(const std::string &payload) {
     return o;
 }
 
-struct Imported {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportResult result;
-};
+using Imported = test::ImportedFile;
 
 Imported importBytes(const std::string &bytes) {
-    Imported r;
-    r.dir = std::make_unique<QTemporaryDir>();
-    const fs::path file = fs::path(r.dir->path().toStdString()) / "run_a" / "events.out.tfevents.1.host";
+    QTemporaryDir input;  // the events file; the session lives in its own folder
+    const fs::path file = fs::path(input.path().toStdString()) / "run_a" / "events.out.tfevents.1.host";
     fs::create_directories(file.parent_path());
     std::ofstream(file, std::ios::binary) << bytes;
-    r.store = std::make_unique<SessionStore>(fs::path(r.dir->path().toStdString()) / "s.stepscope");
-    SessionWriter w(*r.store);
-    w.begin();
-    const int64_t src = w.addSource(file.string(), "tfevents", int64_t(bytes.size()));
-    ImportContext ctx(w, src, file.string());
     TfEventsImporter imp;
-    r.result = imp.import(file, ctx);
-    w.finishSource(src, r.result.events, ctx.warnings(), r.result.status);
-    w.commit();
-    return r;
+    return test::importFile(imp, file);
 }
 
-QStringList rows(const Imported &imp, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(imp.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c)
-            cols << (st.columnIsNull(c) ? QString("NULL") : QString::fromStdString(st.columnText(c)));
-        out << cols.join('|');
-    }
-    return out;
-}
-
-QString logText(const Imported &imp) { return rows(imp, "SELECT severity, position, message FROM import_log").join('\n'); }
+QStringList rows(const Imported &imp, const std::string &sql) { return test::queryRows(*imp.store, sql); }
+QString logText(const Imported &imp) { return test::importLog(*imp.store); }
 
 const char *kMetrics = "SELECT run, series, device, t_ns, value FROM v_metric ORDER BY series, t_ns";
 

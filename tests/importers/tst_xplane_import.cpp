@@ -7,6 +7,7 @@
 #include "importers/xplane/xplane_importer.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -36,11 +37,7 @@ private slots:
 #ifndef Q_MOC_RUN
 namespace {
 
-struct Imported {
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SessionStore> store;
-    ImportResult result;
-};
+using Imported = test::ImportedFile;
 
 QTemporaryDir &fixtureDir() {
     static QTemporaryDir dir;
@@ -56,33 +53,12 @@ fs::path writeBytes(const std::string &rel, const std::string &bytes) {
 
 Imported importBytes(const std::string &bytes, const std::string &rel = "plugins/profile/2024_01_02_03_04_05/h1.xplane.pb") {
     const fs::path file = writeBytes(rel, bytes);
-    Imported r;
-    r.dir = std::make_unique<QTemporaryDir>();
-    r.store = std::make_unique<SessionStore>(fs::path(r.dir->path().toStdString()) / "s.stepscope");
-    SessionWriter w(*r.store);
-    w.begin();
-    const int64_t src = w.addSource(file.string(), "xplane", int64_t(bytes.size()));
-    ImportContext ctx(w, src, file.string());
     XPlaneImporter imp;
-    r.result = imp.import(file, ctx);
-    w.finishSource(src, r.result.events, ctx.warnings(), r.result.status);
-    w.commit();
-    return r;
+    return test::importFile(imp, file);
 }
 
-QStringList rows(const Imported &imp, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(imp.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c)
-            cols << (st.columnIsNull(c) ? QString("NULL") : QString::fromStdString(st.columnText(c)));
-        out << cols.join('|');
-    }
-    return out;
-}
-
-QString logText(const Imported &imp) { return rows(imp, "SELECT severity, position, message FROM import_log").join('\n'); }
+QStringList rows(const Imported &imp, const std::string &sql) { return test::queryRows(*imp.store, sql); }
+QString logText(const Imported &imp) { return test::importLog(*imp.store); }
 
 // Small builders over the generated messages.
 void statName(XPlane &p, int64_t id, const std::string &name) {

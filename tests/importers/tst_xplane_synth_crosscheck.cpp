@@ -10,6 +10,7 @@
 #include "importers/logdir/session_importer.h"
 #include "importers/xplane/profile_run_selector.h"
 #include "models/store/session_store.h"
+#include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -34,31 +35,10 @@ private:
 
 namespace {
 
-struct Session {
-    std::unique_ptr<SessionStore> store;
-    ImportSummary summary;
-};
+using Session = test::ImportedPaths;
 
-Session importInto(const fs::path &session, const fs::path &input) {
-    Session s;
-    s.store = std::make_unique<SessionStore>(session);
-    ImporterRegistry registry;
-    SessionImporter importer(*s.store, registry);
-    s.summary = importer.run({input});
-    return s;
-}
-
-QStringList rows(const Session &s, const std::string &sql) {
-    QStringList out;
-    SqliteStatement st(s.store->db(), sql);
-    while (st.step()) {
-        QStringList cols;
-        for (int c = 0; c < st.columnCount(); ++c)
-            cols << (st.columnIsNull(c) ? QString("NULL") : QString::fromStdString(st.columnText(c)));
-        out << cols.join('|');
-    }
-    return out;
-}
+Session importInto(const fs::path &session, const fs::path &input) { return test::importPaths({input}, session); }
+QStringList rows(const Session &s, const std::string &sql) { return test::queryRows(*s.store, sql); }
 
 } // namespace
 
