@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace stepscope {
@@ -58,6 +59,15 @@ private:
         double sum;
     };
     void build();
+    // Calls visit(level, a, b) for the pieces that make up samples [i, j): level -1 for raw
+    // samples [a, b), L >= 0 for blocks [a, b) of m_levels[L].
+    template <class Visit>
+    void visitPieces(int64_t i, int64_t j, Visit &&visit) const;
+    // Min and max of samples [i, j), 0 <= i < j <= size().
+    std::pair<float, float> minMaxOfIndices(int64_t i, int64_t j) const;
+    // First index in [lo, hi] with time >= t (all of [lo, hi) sorted, hi meaning "none"),
+    // searched outwards from `guess`.
+    int64_t lowerIndexNear(int64_t t, int64_t lo, int64_t hi, int64_t guess) const;
 
     std::vector<int64_t> m_t;
     std::vector<float> m_v;

@@ -1,7 +1,8 @@
 // MetricLod and MetricSeriesModel: per-pixel buckets and range statistics are exact (compared with
-// a brute-force scan) for irregular series, duplicate times, ranges and widths of every shape; every
-// sample in the range lands in exactly one bucket; values at an instant respect gaps; the loader
-// applies the source's clock offset and derives the busiest core / mean of cores.
+// a brute-force scan) for irregular series, duplicate times, evenly spaced samples with gaps, ranges
+// and widths of every shape; every sample in the range lands in exactly one bucket; values at an
+// instant respect gaps; the loader applies the source's clock offset and derives the busiest core /
+// mean of cores.
 
 #include "models/metrics/metric_series_loader.h"
 #include "models/metrics/metric_series_model.h"
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <random>
+#include <tuple>
 
 using namespace stepscope;
 
@@ -96,6 +98,42 @@ private slots:
                     QCOMPARE(st.min, mn);
                     QCOMPARE(st.max, mx);
                     QVERIFY(std::abs(st.mean - sum / double(inRange)) < 1e-9 * std::max(1.0, std::abs(sum)));
+                }
+            }
+        }
+    }
+
+    void bucketsOfEvenlySpacedSamplesWithGaps() {
+        // What real metrics look like (and what the bucket search guesses from): a steady period
+        // with jitter, a long hole and a burst of denser samples.
+        std::mt19937_64 rng(7);
+        std::vector<int64_t> t;
+        std::vector<float> v;
+        int64_t now = 0;
+        for (int i = 0; i < 60000; ++i) {
+            now += i == 20000 ? 5'000'000 : i > 40000 && i < 42000 ? 10 : 1000;
+            t.push_back(now + int64_t(rng() % 300));
+            v.push_back(float(rng() % 1000));
+        }
+        std::sort(t.begin(), t.end());  // the jitter reorders the burst's samples
+        const MetricLod lod(t, v);
+        for (const auto &[a, b, width] : {std::tuple<int64_t, int64_t, int>{0, now + 1000, 1333}, {15'000'000, 30'000'000, 700},
+                                          {39'000'000, 45'000'000, 257}, {100, 900, 5}}) {
+            const auto buckets = lod.buckets(a, b, width);
+            const long double step = (long double)(b - a) / width;
+            size_t i = size_t(std::lower_bound(t.begin(), t.end(), a) - t.begin());
+            for (int k = 0; k < width; ++k) {
+                const int64_t edge = k + 1 == width ? b : a + int64_t(step * (long double)(k + 1));
+                float mn = 1e30f, mx = -1e30f;
+                int64_t count = 0;
+                for (; i < t.size() && t[i] < edge; ++i, ++count) {
+                    mn = std::min(mn, v[i]);
+                    mx = std::max(mx, v[i]);
+                }
+                QCOMPARE(buckets[size_t(k)].count, count);
+                if (count) {
+                    QCOMPARE(buckets[size_t(k)].min, mn);
+                    QCOMPARE(buckets[size_t(k)].max, mx);
                 }
             }
         }

@@ -59,8 +59,13 @@ private slots:
         QCOMPARE(int(f.view->panels()[0].series.size()), 2);  // busiest core, mean of 32 cores
         const QStringList at = f.view->showCrosshair(f.metrics->extent().start);
         QCOMPARE(at.first(), QStringLiteral("busiest core: 51.1\u2009%"));  // core 11
-        // One sample per series: drawn as a visible dot, not an invisible zero-length line.
-        QCOMPARE(f.view->plot()->graph(0)->scatterStyle().shape(), QCPScatterStyle::ssDisc);
+        // One sample per series: drawn as a visible dot (a disc drawn once into a pixmap), not an
+        // invisible zero-length line.
+        const QCPScatterStyle dot = f.view->plot()->graph(0)->scatterStyle();
+        QCOMPARE(dot.shape(), QCPScatterStyle::ssPixmap);
+        QVERIFY(!dot.pixmap().isNull());
+        const QImage disc = dot.pixmap().toImage();
+        QCOMPARE(QColor(disc.pixel(disc.width() / 2, disc.height() / 2)).rgb(), f.view->plot()->graph(0)->pen().color().rgb());
         QVERIFY(!f.savePng(QStringLiteral("utilization_sagemaker")).isEmpty());
     }
 

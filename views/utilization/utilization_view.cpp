@@ -2,12 +2,14 @@
 
 #include "views/annotations/annotation_plot_layer.h"
 
+#include "views/utilization/column_envelope_graph.h"
 #include "views/utilization/range_stats_table.h"
 #include "views/utilization/series_plot_data.h"
 #include "views/utilization/time_axis_ticker.h"
 
 #include <QDateTime>
 #include <QLabel>
+#include <QPainter>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -24,12 +26,27 @@ struct UtilizationView::Panel {
     QCPItemRect *selection = nullptr;
     std::vector<QCPGraph *> graphs;
     std::vector<QColor> fills;  // per graph; alpha 0: none
+    std::vector<QCPScatterStyle> dots;  // per graph: the mark at each sample when zoomed in
     UnitScale scale;
 };
 
 namespace {
 constexpr int kLegendWidth = 210;
 constexpr int64_t kEpochThresholdNs = 100'000'000'000'000'000;  // after 1973: an absolute time
+
+// A sample's dot (a 5 px disc with the line's 1.6 px pen), drawn once into a pixmap: painting a
+// pixmap per sample is a copy, where an antialiased ellipse per sample costs milliseconds a frame.
+QCPScatterStyle sampleDot(const QColor &color) {
+    QPixmap dot(9, 9);
+    dot.fill(Qt::transparent);
+    QPainter p(&dot);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(color, 1.6));
+    p.setBrush(color);
+    p.drawEllipse(QPointF(4.5, 4.5), 2.5, 2.5);
+    p.end();
+    return QCPScatterStyle(dot);
+}
 
 QString wallClock(int64_t ns, bool withMs) {
     const QDateTime dt = QDateTime::fromMSecsSinceEpoch(ns / 1'000'000, Qt::UTC);
@@ -56,7 +73,7 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
                         "network and disk over time."));
     m_plot->setMinimumHeight(200);
     m_plot->setMouseTracking(true);
-    // Antialiasing is chosen per graph in refresh() (sparse steps: on; dense lines: off); listing
+    // Antialiasing is chosen per graph in updatePoints() (sparse steps: on; dense lines: off); listing
     // aePlottables here would force it on for all.
     m_plot->setAntialiasedElements(QCP::aeNone);
     // Lines as separate segments: a polyline of thousands of points is stroked as one path, which
@@ -87,6 +104,8 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
 }
 
 UtilizationView::~UtilizationView() = default;
+
+UnitScale UtilizationView::panelScale(size_t p) const { return m_rects.at(p).scale; }
 
 void UtilizationView::updateOrigin() {
     const NsRange full = m_time->fullRange();
@@ -201,12 +220,15 @@ void UtilizationView::rebuild() {
 
         for (int i = 0; i < int(panel.series.size()); ++i) {
             const MetricSeriesInfo &info = m_metrics->series(panel.series[size_t(i)]).info;
-            QCPGraph *g = m_plot->addGraph(x, y);
+            // Points arrive already reduced to at most ~2 per pixel column: no adaptive sampling.
+            QCPGraph *g = new ColumnEnvelopeGraph(x, y);
+            g->setAdaptiveSampling(false);
             const QColor c = UtilizationPanels::seriesColor(info, i);
             g->setPen(QPen(c, 1.4));
             QColor fill = c;
             fill.setAlpha(panel.series.size() <= 2 && panel.unit == QLatin1String("%") ? (panel.series.size() == 1 ? 40 : 22) : 0);
             ui.fills.push_back(fill);
+            ui.dots.push_back(sampleDot(c));
             g->removeFromLegend();
             g->addToLegend(ui.legend);
             ui.legend->itemWithPlottable(g)->setLayer(QStringLiteral("overlay"));  // hover repaints only this layer
@@ -240,6 +262,7 @@ void UtilizationView::rebuild() {
     rebuildNoteLayers();
     m_range = {};
     applyRange(m_time->range().valid() ? m_time->range() : m_metrics->extent());
+    m_plot->replot();  // sets up the layers' buffers, which the selection's overlay replot needs
     applySelection(m_time->selection());
 }
 
@@ -260,10 +283,18 @@ void UtilizationView::applyRange(NsRange range) {
         range = extent.valid() ? extent : NsRange{extent.start, extent.start + 1'000'000'000};
     }
     m_range = range;
-    refresh();
+    // The points now (cheap, and what the view reports from here on); the drawing once per
+    // event-loop turn, however many range changes a wheel or a drag delivers in it.
+    updatePoints();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void UtilizationView::refresh() {
+    updatePoints();
+    m_plot->replot(QCustomPlot::rpRefreshHint);
+}
+
+void UtilizationView::updatePoints() {
     if (m_rects.empty()) return;
     const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
     for (size_t p = 0; p < m_rects.size(); ++p) {
@@ -275,8 +306,9 @@ void UtilizationView::refresh() {
                                                             ui.scale.divisor);
             ui.graphs[i]->setLineStyle(r.stepped ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
             // Few segments: smooth 1.6 px antialiased steps. Many (dense columns, or steps at
-            // more than one per 4 px): Qt's fast 1 px cosmetic aliased stroker — a wide or
-            // antialiased pen is stroked as a filled outline, far over the frame budget.
+            // more than one per 4 px): a 1 px aliased line, which ColumnEnvelopeGraph paints as
+            // per-column pixel runs — a wide or antialiased pen is stroked as a filled outline,
+            // far over the frame budget.
             const bool smooth = r.stepped && r.points.size() * 4 <= width;
             QPen pen = ui.graphs[i]->pen();
             pen.setWidthF(smooth ? 1.6 : 1.0);
@@ -285,7 +317,7 @@ void UtilizationView::refresh() {
             ui.graphs[i]->setAntialiased(smooth);
             // Sparse samples (zoomed in, or a one-off snapshot) get a dot at each sample instant.
             const bool dots = r.stepped && r.points.size() * 8 <= width;
-            ui.graphs[i]->setScatterStyle(dots ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
+            ui.graphs[i]->setScatterStyle(dots ? ui.dots[i] : QCPScatterStyle());
             // A soft fill under sparse steps; never under the dense per-pixel zigzag, whose
             // self-intersecting polygon costs the raster engine hundreds of ms.
             QColor fill = ui.fills[i];
@@ -294,7 +326,6 @@ void UtilizationView::refresh() {
         }
     }
     showRangeHeader();
-    m_plot->replot(QCustomPlot::rpRefreshHint);
 }
 
 void UtilizationView::showRangeHeader() {

@@ -50,6 +50,8 @@ public:
     const std::vector<UtilizationPanel> &panels() const { return m_panels; }
     NsRange shownRange() const { return m_range; }
     int64_t originNs() const { return m_origin; }
+    // How panel p shows its values: its graphs hold stored value / divisor.
+    UnitScale panelScale(size_t p) const;
 
     // Crosshair at instant t (what hovering does); nullopt hides it. Returns "label: value" per
     // series, in panel order ("–" where the series has no sample at that instant).
@@ -72,6 +74,7 @@ private:
     void rebuildNoteLayers();
     AnnotationPlotLayer *noteLayerFor(QCPAxisRect *rect) const;
     void applyRange(NsRange range);
+    void updatePoints();
     void applySelection(NsRange selection);
     void updateOrigin();
     int64_t nsAt(double pixelX) const;

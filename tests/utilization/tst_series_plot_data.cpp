@@ -1,0 +1,115 @@
+// SeriesPlotData and what UtilizationView hands to QCustomPlot: zoomed out, each pixel column gets
+// exactly two points, the true min and max of the samples in that column (brute force), inside
+// the column; the view's graphs take those points as they are (no adaptive sampling of their own)
+// and draw dense lines with ColumnEnvelopeGraph.
+
+#include "views/utilization/column_envelope_graph.h"
+#include "views/utilization/series_plot_data.h"
+#include "views/utilization/utilization_view.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace stepscope;
+
+namespace {
+
+constexpr int64_t kT0 = 1'700'000'000'000'000'000;
+constexpr int64_t kPeriod = 100'000'000;
+
+// A noisy walk every 100 ms with jitter and a 10-minute hole.
+MetricSeries noisySeries(int n) {
+    std::mt19937_64 rng(3);
+    std::vector<int64_t> t;
+    std::vector<float> v;
+    float x = 50;
+    for (int i = 0; i < n; ++i) {
+        if (i > n / 2 && i < n / 2 + 6000) continue;
+        t.push_back(kT0 + int64_t(i) * kPeriod + int64_t(rng() % 1000));
+        x = std::clamp(x + float(int(rng() % 21) - 10), 0.0f, 100.0f);
+        v.push_back(x);
+    }
+    return {{1, 1, "host", "gpu_util", "%", 0, kPeriod, {}}, MetricLod(std::move(t), std::move(v))};
+}
+
+} // namespace
+
+class TstSeriesPlotData : public QObject {
+    Q_OBJECT
+private slots:
+    void eachColumnHoldsItsTrueMinAndMax() {
+        const MetricSeries series = noisySeries(200'000);
+        const auto &t = series.lod.times();
+        const auto &v = series.lod.values();
+        for (const int width : {97, 640, 1333}) {
+            const NsRange range{kT0 + 1234 * kPeriod, kT0 + 187'654 * kPeriod};
+            const int64_t origin = kT0;
+            const double divisor = 2;
+            const SeriesPlotData::Result r = SeriesPlotData::make(series, range, width, origin, divisor);
+            QVERIFY(!r.stepped);
+            const double pxNs = double(range.duration()) / width;
+            const auto columnOfKey = [&](double key) { return int(std::floor((key * 1e9 - double(range.start - origin)) / pxNs)); };
+            // The samples of each column, by the buckets' rule.
+            std::vector<float> lo(size_t(width), 1e30f), hi(size_t(width), -1e30f);
+            const long double step = (long double)range.duration() / width;
+            for (size_t i = 0; i < t.size(); ++i) {
+                if (t[i] < range.start || t[i] >= range.end) continue;
+                int k = int((long double)(t[i] - range.start) / step);
+                while (k + 1 < width && t[i] >= range.start + int64_t(step * (long double)(k + 1))) ++k;
+                while (k > 0 && t[i] < range.start + int64_t(step * (long double)k)) --k;
+                lo[size_t(k)] = std::min(lo[size_t(k)], v[i]);
+                hi[size_t(k)] = std::max(hi[size_t(k)], v[i]);
+            }
+            std::vector<std::vector<double>> values(static_cast<size_t>(width));
+            for (const QCPGraphData &p : r.points) {
+                if (std::isnan(p.value)) continue;
+                const int k = columnOfKey(p.key);
+                if (k < 0 || k >= width) continue;  // the neighbours outside that run the line to the edges
+                values[size_t(k)].push_back(p.value * divisor);
+            }
+            int columnsWithSamples = 0;
+            for (int k = 0; k < width; ++k) {
+                const auto &got = values[size_t(k)];
+                if (lo[size_t(k)] > hi[size_t(k)]) {
+                    QVERIFY2(got.empty(), qPrintable(QStringLiteral("width %1 column %2 has no samples").arg(width).arg(k)));
+                    continue;
+                }
+                ++columnsWithSamples;
+                QCOMPARE(int(got.size()), 2);
+                QCOMPARE(*std::min_element(got.begin(), got.end()), double(lo[size_t(k)]));
+                QCOMPARE(*std::max_element(got.begin(), got.end()), double(hi[size_t(k)]));
+            }
+            QVERIFY(columnsWithSamples > width * 9 / 10);
+        }
+    }
+
+    void viewHandsThePointsToItsGraphsUnchanged() {
+        MetricSeriesModel metrics;
+        std::vector<MetricSeries> list;
+        list.push_back(noisySeries(100'000));
+        metrics.setSeries(std::move(list));
+        TimeRangeController time;
+        time.setFullRange(metrics.extent());
+        UtilizationView view(&metrics, &time);
+        view.resize(1000, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.refresh();
+        QCPGraph *graph = view.plot()->graph(0);
+        QVERIFY(qobject_cast<ColumnEnvelopeGraph *>(graph));
+        QVERIFY(!graph->adaptiveSampling());
+        QCOMPARE(graph->lineStyle(), QCPGraph::lsLine);
+        const int width = view.plot()->axisRects().front()->width();
+        const SeriesPlotData::Result want =
+            SeriesPlotData::make(metrics.series(0), view.shownRange(), width, view.originNs(), view.panelScale(0).divisor);
+        QCOMPARE(graph->data()->size(), int(want.points.size()));
+        for (int i = 0; i < want.points.size(); ++i) {
+            const double a = graph->data()->at(i)->value, b = want.points[i].value;
+            QVERIFY((std::isnan(a) && std::isnan(b)) || a == b);
+        }
+    }
+};
+
+QTEST_MAIN(TstSeriesPlotData)
+#include "tst_series_plot_data.moc"
