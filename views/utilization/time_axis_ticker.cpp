@@ -1,5 +1,6 @@
 #include "views/utilization/time_axis_ticker.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace stepscope {
@@ -28,24 +29,33 @@ QString TimeAxisTicker::getTickLabel(double tick, const QLocale &, QChar, int) {
 
 QString TimeAxisTicker::label(double seconds, double step) {
     const bool negative = seconds < 0 && std::fabs(seconds) > step * 1e-6;
-    double a = std::fabs(seconds);
-    if (step < 1) {
-        // Sub-second ticks: enough decimals to tell neighbours apart, with minutes when > 60 s.
-        const int decimals = std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 1, 9);
-        const double whole = std::floor(a / 60);
-        const double rest = a - whole * 60;
-        QString s = whole > 0 ? QStringLiteral("%1:%2").arg(int64_t(whole)).arg(rest, decimals + 3, 'f', decimals, QChar('0'))
-                              : QString::number(rest, 'f', decimals) + QStringLiteral(" s");
-        return negative ? QStringLiteral("-") + s : s;
-    }
-    const int64_t total = int64_t(std::llround(a));
-    const int64_t days = total / 86400, h = (total / 3600) % 24, m = (total / 60) % 60, sec = total % 60;
+    // Sub-second steps get enough decimals to tell neighbours apart; rounding to them first keeps
+    // 59.9996 s from printing as "0:60.000".
+    int decimals = 0;  // the fewest that show the step exactly (0.25 s steps: 2)
+    while (decimals < 9 && step > 0 && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+        ++decimals;
+    const double scale = std::pow(10.0, decimals);
+    const double a = std::round(std::fabs(seconds) * scale) / scale;
+    const int64_t whole = int64_t(std::floor(a));
+    const double frac = a - double(whole);
+    const int64_t days = whole / 86400, h = (whole / 3600) % 24, m = (whole / 60) % 60, sec = whole % 60;
+    const QString secs = decimals ? QStringLiteral("%1").arg(double(sec) + frac, decimals + 3, 'f', decimals, QChar('0'))
+                                  : QStringLiteral("%1").arg(sec, 2, 10, QChar('0'));
+    const QString mm = QStringLiteral("%1").arg(m, 2, 10, QChar('0'));
     QString s;
-    if (days > 0) s = step >= 86400 ? QStringLiteral("%1 d").arg(days)
-                                    : QStringLiteral("%1 d %2:%3").arg(days).arg(h).arg(m, 2, 10, QChar('0'));
-    else if (h > 0) s = step >= 60 && sec == 0 ? QStringLiteral("%1:%2").arg(h).arg(m, 2, 10, QChar('0')) + QStringLiteral(" h")
-                                               : QStringLiteral("%1:%2:%3").arg(h).arg(m, 2, 10, QChar('0')).arg(sec, 2, 10, QChar('0'));
-    else s = QStringLiteral("%1:%2").arg(m).arg(sec, 2, 10, QChar('0'));
+    if (days > 0) {
+        // A week-long series zoomed to seconds still says which day and hour it is.
+        s = step >= 86400 ? QStringLiteral("%1 d").arg(days)
+          : step >= 60    ? QStringLiteral("%1 d %2:%3").arg(days).arg(h).arg(mm)
+                          : QStringLiteral("%1 d %2:%3:%4").arg(days).arg(h).arg(mm, secs);
+    } else if (h > 0) {
+        s = step >= 60 && sec == 0 && decimals == 0 ? QStringLiteral("%1:%2 h").arg(h).arg(mm)
+                                                    : QStringLiteral("%1:%2:%3").arg(h).arg(mm, secs);
+    } else if (m > 0 || decimals == 0) {
+        s = QStringLiteral("%1:%2").arg(m).arg(secs);
+    } else {
+        s = QString::number(double(sec) + frac, 'f', decimals) + QStringLiteral(" s");
+    }
     return negative ? QStringLiteral("-") + s : s;
 }
 
