@@ -54,10 +54,13 @@ size_t MetricSeriesModel::memoryBytes() const {
 
 std::optional<double> MetricSeriesModel::valueAt(int i, int64_t t) const {
     const MetricSeries &s = series(i);
-    const auto idx = s.lod.indexAtOrBefore(t);
-    if (!idx) return std::nullopt;
-    const int64_t age = t - s.lod.times()[size_t(*idx)];
     const int64_t period = s.info.periodNs;
+    // A sample describes the period before its time stamp (nvidia-smi: "% of time over the past
+    // sample period"): instant t belongs to the first sample at or after it, up to a period ahead.
+    const int64_t at = period > 0 ? t + period - 1 : t;
+    const auto idx = s.lod.indexAtOrBefore(at);
+    if (!idx) return std::nullopt;
+    const int64_t age = at - s.lod.times()[size_t(*idx)];
     // A single-sample series (no period) is shown only at its own instant's neighbourhood.
     if (age > 3 * std::max<int64_t>(period, 1'000'000'000)) return std::nullopt;
     return double(s.lod.values()[size_t(*idx)]);

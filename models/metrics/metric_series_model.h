@@ -39,8 +39,9 @@ public:
     }
     // Exact min/mean/max of the samples with range.start <= t < range.end.
     MetricStats stats(int i, NsRange range) const { return series(i).lod.stats(range.start, range.end); }
-    // The series' value at instant t: its last sample at or before t, unless that sample is older
-    // than three sampling periods (then the series has a gap there) or t is before the first one.
+    // The series' value at instant t: the sample whose period holds t (a sample describes the
+    // period before its time stamp), unless the nearest sample is more than three sampling periods
+    // away (then the series has a gap there) or t is before the first sample's period.
     std::optional<double> valueAt(int i, int64_t t) const;
 
 signals:

@@ -149,7 +149,7 @@ std::optional<double> TimelineModel::valueAt(int track, int64_t t) const {
     const TimelineValueSeries *v = valueSeries(track);
     if (!v) return std::nullopt;
     // A metric sample stands for the period before it (see ValueTrackPainter): look one period ahead.
-    const int64_t at = t + v->periodNs;
+    const int64_t at = v->periodNs > 0 ? t + v->periodNs - 1 : t;
     const auto i = v->lod->indexAtOrBefore(at);
     if (!i) return std::nullopt;
     if (v->periodNs > 0 && at - v->lod->times()[size_t(*i)] > 3 * v->periodNs) return std::nullopt;

@@ -172,8 +172,10 @@ private slots:
         list.push_back({{1, 1, "r", "gpu_util", "%", 0, 1'000'000'000, {}},
                         MetricLod({0, 1'000'000'000, 10'000'000'000}, {5, 6, 7})});
         m.setSeries(std::move(list));
-        QVERIFY(!m.valueAt(0, -1));
+        QVERIFY(!m.valueAt(0, -1'000'000'001));  // before the first sample's period
+        QCOMPARE(*m.valueAt(0, -1), 5.0);          // the sample at 0 measured the second before it
         QCOMPARE(*m.valueAt(0, 0), 5.0);
+        QCOMPARE(*m.valueAt(0, 1), 6.0);           // ... and the one at 1 s the second after 0
         QCOMPARE(*m.valueAt(0, 1'500'000'000), 6.0);
         QVERIFY(!m.valueAt(0, 5'000'000'000));  // 4 s after the last sample of a 1 s series: a gap
         QCOMPARE(*m.valueAt(0, 10'000'000'000), 7.0);

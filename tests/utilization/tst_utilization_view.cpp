@@ -83,7 +83,7 @@ private slots:
         }
         // 300 samples over ~700 px: raw samples drawn as steps, including the neighbours outside.
         QCPGraph *g = view.plot()->graph(0);
-        QCOMPARE(g->lineStyle(), QCPGraph::lsStepLeft);
+        QCOMPARE(g->lineStyle(), QCPGraph::lsStepRight);  // a sample covers the period before it
         QCOMPARE(g->data()->size(), 302);
         QCOMPARE(g->data()->at(1)->value, double(600 % 101));
         // Zoomed out to a day of 1 s samples: per-pixel buckets, nothing above or below lost.
@@ -165,9 +165,10 @@ private slots:
         time.setFullRange(metrics.extent());
         UtilizationView view(&metrics, &time);
         view.resize(900, 500);
+        // 42.5 s lies in the period the sample at 43 s measured (utilization over the last second).
         const QStringList at = view.showCrosshair(kT0 + 42 * kSec + kSec / 2);
-        QCOMPARE(at, QStringList({QStringLiteral("GPU 0: 42.0\u2009%"), QStringLiteral("used: 1.00\u2009GiB")}));
-        QVERIFY(view.plot()->graph(0)->name().contains(QStringLiteral("42.0")));
+        QCOMPARE(at, QStringList({QStringLiteral("GPU 0: 43.0\u2009%"), QStringLiteral("used: 2.00\u2009GiB")}));
+        QVERIFY(view.plot()->graph(0)->name().contains(QStringLiteral("43.0")));
         // Far past the last sample there is no value (a gap, not the last value forever).
         const QStringList after = view.showCrosshair(kT0 + 200 * kSec);
         QCOMPARE(after.first(), QStringLiteral("GPU 0: –"));

@@ -17,7 +17,7 @@ class SeriesPlotData {
 public:
     struct Result {
         QVector<QCPGraphData> points;  // key: seconds since origin; value: stored value / divisor
-        bool stepped = false;          // raw samples: draw with QCPGraph::lsStepLeft
+        bool stepped = false;          // raw samples: draw with QCPGraph::lsStepRight
     };
     static Result make(const MetricSeries &series, NsRange range, int widthPx, int64_t originNs, double divisor);
 };

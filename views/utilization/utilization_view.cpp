@@ -304,7 +304,9 @@ void UtilizationView::updatePoints() {
         for (size_t i = 0; i < ui.graphs.size(); ++i) {
             SeriesPlotData::Result r = SeriesPlotData::make(m_metrics->series(m_panels[p].series[i]), m_range, width, m_origin,
                                                             ui.scale.divisor);
-            ui.graphs[i]->setLineStyle(r.stepped ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
+            // A sample's value covers the period before it (utilization over the last period):
+            // each step takes the value of the sample at its right end.
+            ui.graphs[i]->setLineStyle(r.stepped ? QCPGraph::lsStepRight : QCPGraph::lsLine);
             // Few segments: smooth 1.6 px antialiased steps. Many (dense columns, or steps at
             // more than one per 4 px): a 1 px aliased line, which ColumnEnvelopeGraph paints as
             // per-column pixel runs — a wide or antialiased pen is stroked as a filled outline,
