@@ -36,7 +36,6 @@ const RunAnalysis *AnalysisModel::analysis(int64_t runId) {
                 AnalysisOptions o;
                 o.batchSize = batchSize();
                 o.batchSizeSource = "session";
-                o.keepTrace = true;  // the op table asks about the visible range later
                 auto a = std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(run, o));
                 return m_cache.emplace(runId, std::move(a)).first->second.get();
             }

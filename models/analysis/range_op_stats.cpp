@@ -1,5 +1,7 @@
 #include "models/analysis/range_op_stats.h"
 
+#include "models/analysis/category_rules.h"
+
 #include <map>
 
 namespace stepscope {
@@ -10,8 +12,18 @@ RangeOpStats::~RangeOpStats() {
     if (m_worker.joinable()) m_worker.join();
 }
 
+std::shared_ptr<const AnalysedEvents> RangeOpStats::loadEvents(const std::filesystem::path &session, const RunRow &run) {
+    const SessionStore store(session, SessionStore::Mode::ReadOnly);
+    auto events = std::make_shared<AnalysedEvents>();
+    events->runId = run.id;
+    events->trace = TraceLoader(store).load(run);
+    const CategoryRules rules = CategoryRules::load();
+    events->types = events->trace.classify(*rules.preset("stepscope"));
+    return events;
+}
+
 std::vector<OpStat> RangeOpStats::compute(const AnalysedEvents &events, const std::vector<OpStat> &wholeRun, NsRange range) {
-    std::vector<OpStat> ops = OpStatsAnalyzer::analyze(*events.trace, events.types, range.start, range.end);
+    std::vector<OpStat> ops = OpStatsAnalyzer::analyze(events.trace, events.types, range.start, range.end);
     std::map<std::pair<int32_t, int>, const KernelDetails *> details;
     for (const OpStat &o : wholeRun)
         if (!o.host() && !o.kernel.empty()) details[{o.nameId, o.device}] = &o.kernel;
@@ -20,9 +32,10 @@ std::vector<OpStat> RangeOpStats::compute(const AnalysedEvents &events, const st
     return ops;
 }
 
-void RangeOpStats::request(std::shared_ptr<const AnalysedEvents> events, std::vector<OpStat> wholeRun, NsRange range) {
-    if (!events || !events->trace || !range.valid()) return clear();
-    m_pending = Request{std::move(events), std::move(wholeRun), range};
+void RangeOpStats::request(const std::filesystem::path &session, const RunRow &run, std::vector<OpStat> wholeRun, NsRange range) {
+    if (session.empty() || !range.valid()) return clear();
+    std::shared_ptr<const AnalysedEvents> kept = m_events && m_events->runId == run.id ? m_events : nullptr;
+    m_pending = Request{session, run, std::move(wholeRun), range, std::move(kept)};
     if (!busy()) startNext();
 }
 
@@ -33,18 +46,35 @@ void RangeOpStats::clear() {
     m_result.clear();
 }
 
+void RangeOpStats::forgetEvents() {
+    clear();
+    m_events.reset();
+}
+
 void RangeOpStats::startNext() {
     if (!m_pending) return;
     Request r = std::move(*m_pending);
     m_pending.reset();
+    if (!r.events && m_events && m_events->runId == r.run.id) r.events = m_events;  // read since it was queued
     const uint64_t generation = m_generation;
     m_worker = std::thread([this, r = std::move(r), generation] {
-        std::vector<OpStat> ops = compute(*r.events, r.wholeRun, r.range);
-        QMetaObject::invokeMethod(this, [this, generation, range = r.range, ops = std::move(ops)]() mutable {
+        std::shared_ptr<const AnalysedEvents> events = r.events;
+        std::vector<OpStat> ops;
+        QString error;
+        try {
+            if (!events) events = loadEvents(r.session, r.run);
+            ops = compute(*events, r.wholeRun, r.range);
+        } catch (const std::exception &e) {
+            error = QString::fromStdString(e.what());
+            events.reset();
+        }
+        QMetaObject::invokeMethod(this, [this, generation, range = r.range, ops = std::move(ops), events, error]() mutable {
             m_worker.join();
             if (generation == m_generation) {
+                if (events) m_events = events;
                 m_range = range;
                 m_result = std::move(ops);
+                m_error = error;
                 emit ready();
             }
             startNext();

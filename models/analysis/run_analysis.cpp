@@ -26,8 +26,7 @@ double RunAnalysis::categoryPct(Category c) const {
 RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options) const {
     RunAnalysis ra;
     const Preset *stepscope = m_rules.preset("stepscope");
-    auto loaded = std::make_shared<TraceData>(TraceLoader(m_store).load(run));
-    const TraceData &trace = *loaded;
+    const TraceData trace = TraceLoader(m_store).load(run);
     SessionReader reader(m_store);
     ra.steps = StepTimeline::build(reader.steps(run.id), trace);
     ra.steps.restrict(options.firstStep, options.lastStep);
@@ -76,7 +75,6 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);
     MetricRules::evaluate(ra, metrics);
-    if (options.keepTrace) ra.events = std::make_shared<const AnalysedEvents>(AnalysedEvents{std::move(loaded), types});
     return ra;
 }
 

@@ -14,7 +14,6 @@
 #include "models/analysis/step_timeline.h"
 
 #include <array>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,15 +39,6 @@ struct AnalysisOptions {
     std::string batchSizeSource = "cli";  // where batchSize came from: cli or session
     bool detectBatchSize = true;           // without batchSize: detect it from recorded input shapes
     std::string preset;  // extra breakdown preset (tensorflow, pytorch); empty: none
-    bool keepTrace = false;  // keep the events in RunAnalysis::events (the GUI's per-range op stats)
-};
-
-
-// The run's events and their stepscope-preset types, kept for questions asked later about a part of
-// the run (op statistics of the visible range). Immutable: safe to read from a worker thread.
-struct AnalysedEvents {
-    std::shared_ptr<const TraceData> trace;
-    std::vector<int8_t> types;
 };
 
 struct RunAnalysis {
@@ -69,7 +59,6 @@ struct RunAnalysis {
     std::vector<OpStat> ops;
     std::vector<OutlierStep> outliers;
     std::vector<Finding> findings;
-    std::shared_ptr<const AnalysedEvents> events;  // with AnalysisOptions::keepTrace
 
     int64_t categoryNs(Category c) const;
     int64_t categoryNs(size_t step, Category c) const;

@@ -98,7 +98,7 @@ private slots:
     void opTableFollowsTheVisibleRange() {
         OpStatsView view(&m_session, &m_time);
         const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(SessionReader(*m_session.store()).runs()[0].id);
-        QVERIFY(a && a->events);
+        QVERIFY(a);
         view.setSide(1);
         view.setFilterText("torch.save");
         const auto *proxy = view.table()->model();
@@ -111,8 +111,12 @@ private slots:
         QTRY_COMPARE(proxy->rowCount(), 1);
         QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 1);
         QVERIFY(view.findChild<QLabel *>("opStatsScope")->text().contains("visible range"));
+        // The run's events are read once, on the worker, and kept only while the option is on.
+        QVERIFY(view.rangeStats()->holdsEvents());
         // The same numbers as the analyzer over that window.
-        const auto direct = RangeOpStats::compute(*a->events, a->ops, {s10.start, s10.end});
+        const RunRow run = SessionReader(*m_session.store()).runs()[0];
+        const auto direct = RangeOpStats::compute(*RangeOpStats::loadEvents(m_session.store()->path(), run), a->ops,
+                                                  {s10.start, s10.end});
         QCOMPARE(view.model()->rowCount(), int(std::count_if(direct.begin(), direct.end(), [](const OpStat &o) { return o.host(); })));
         // Step 3 has none: the table empties as the view moves (pan coalesced, last range wins).
         const AnalysisStep &s3 = a->steps.steps[2], &s4 = a->steps.steps[3];
@@ -121,8 +125,9 @@ private slots:
         QTRY_COMPARE(view.rangeStats()->range(), (NsRange{s3.start, s3.end}));
         QTRY_COMPARE(proxy->rowCount(), 0);
         save(&view, "ops_range");
-        view.setVisibleRangeOnly(false);  // back to the whole run
+        view.setVisibleRangeOnly(false);  // back to the whole run, and the events are let go
         QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 2);
+        QVERIFY(!view.rangeStats()->holdsEvents());
         m_time.zoomToFull();
     }
 

@@ -71,7 +71,10 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
         if (const OpStat *o = m_model->op(m_proxy->mapToSource(current).row()))
             emit opSelected(QString::fromStdString(o->name), o->device);
     });
-    connect(m_analysis, &AnalysisModel::changed, this, &OpStatsView::reloadRuns);
+    connect(m_analysis, &AnalysisModel::changed, this, [this] {
+        m_rangeStats->forgetEvents();  // another session (or a re-import): read the events again
+        reloadRuns();
+    });
     m_rangeTimer->setSingleShot(true);
     m_rangeTimer->setInterval(120);  // a pan or zoom gesture changes the range every frame
     connect(m_rangeTimer, &QTimer::timeout, this, &OpStatsView::reload);
@@ -108,15 +111,17 @@ bool OpStatsView::visibleRangeOnly() const { return m_rangeOnly->isChecked(); }
 void OpStatsView::reload() {
     const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a) {
-        m_rangeStats->clear();
+        m_rangeStats->forgetEvents();
         m_model->setOps({});
         updateScope();
         return;
     }
-    if (visibleRangeOnly() && a->events && m_time->range().valid()) {
-        m_rangeStats->request(a->events, a->ops, m_time->range());
+    SessionStore *store = m_session->store();
+    if (visibleRangeOnly() && store && m_time->range().valid()) {
+        for (const RunRow &run : m_analysis->runs())
+            if (run.id == m_runBox->currentData().toLongLong()) m_rangeStats->request(store->path(), run, a->ops, m_time->range());
     } else {
-        m_rangeStats->clear();
+        m_rangeStats->forgetEvents();  // off: the run's events are not kept
         m_model->setOps(a->ops);
     }
     updateScope();
@@ -144,6 +149,7 @@ void OpStatsView::updateScope() {
                                        .arg(formatDurationNs(shown.start - origin), formatDurationNs(shown.end - origin))
                                  : tr("Visible range");
     if (m_rangeStats->busy() || m_rangeTimer->isActive()) text += tr(" · updating…");
+    else if (!m_rangeStats->error().isEmpty()) text += tr(" · could not read the events: %1").arg(m_rangeStats->error());
     m_scope->setText(text);
 }
 
