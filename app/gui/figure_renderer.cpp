@@ -1,5 +1,6 @@
 #include "app/gui/figure_renderer.h"
 
+#include "models/analysis/analysis_model.h"
 #include "models/annotations/annotation_model.h"
 #include "views/export/export_caption.h"
 #include "views/timeline/timeline_view.h"
@@ -14,6 +15,7 @@ namespace stepscope::gui {
 QString FigureRenderer::exportWith(QWidget *widget, const FigureRequest &r, const QString &file) {
     AnnotationModel *notes = AnnotationModel::of(m_window.session());
     for (const Annotation &a : r.notes) notes->addTransient(a);
+    AnalysisModel::of(m_window.session())->finishPending();  // big runs are analysed in the background
     QApplication::processEvents();  // let views repaint and plots replot with the notes
     // The timeline reads detail in the background (or within a per-frame budget); paint until
     // every slice is in.

@@ -131,6 +131,43 @@ private slots:
         m_time.zoomToFull();
     }
 
+    void bigRunsAreAnalysedInTheBackground() {
+        // A session of its own, where every run counts as big: the views open at once and fill in.
+        SessionModel session;
+        session.setStore(std::make_unique<SessionStore>(m_session.store()->path()));
+        AnalysisModel *analysis = AnalysisModel::of(&session);
+        analysis->setBackgroundThreshold(0);
+        QSignalSpy changed(analysis, &AnalysisModel::changed);
+        StepTimeView steps(&session, &m_time);
+        FindingsView findings(&session, &m_time);
+        const int64_t run = analysis->runs().at(0).id;
+        QVERIFY(analysis->pending(run));
+        QCOMPARE(steps.barCount(), 0);
+        auto says = [](QWidget &w, const QString &text) {
+            for (const QLabel *l : w.findChildren<QLabel *>())
+                if (l->text().contains(text)) return true;
+            return false;
+        };
+        QVERIFY(says(steps, "Analysing the run in the background"));
+        QVERIFY(says(findings, "Analysing the run in the background"));
+        QTRY_VERIFY(!analysis->pending(run));
+        QVERIFY(changed.count() >= 1);
+        QTRY_COMPARE(steps.barCount(), 24);
+        QVERIFY(says(findings, "Bottleneck"));
+        QVERIFY(analysis->analysisOrStart(run));
+        // A new session while one is running: the old result never lands in the new session.
+        session.setStore(std::make_unique<SessionStore>(m_session.store()->path()));
+        QVERIFY(!analysis->analysisOrStart(run));
+        QVERIFY(analysis->pending(run));
+        session.setStore(std::make_unique<SessionStore>(m_session.store()->path()));
+        // analysis() answers now, waiting for the worker when there is one.
+        QVERIFY(!analysis->analysisOrStart(run));
+        const RunAnalysis *now = analysis->analysis(run);
+        QVERIFY(now);
+        QCOMPARE(now->steps.steps.size(), size_t(24));
+        QVERIFY(!analysis->pending(run));
+    }
+
     void findingsPanel() {
         FindingsView view(&m_session, &m_time);
         QTreeWidgetItem *findings = view.tree()->topLevelItem(0);

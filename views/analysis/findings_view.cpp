@@ -72,9 +72,10 @@ void FindingsView::reloadRuns() {
 
 void FindingsView::reload() {
     m_tree->clear();
-    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a) {
-        m_bottleneck->setText(m_analysis->error());
+        const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());
+        m_bottleneck->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
         return;
     }
     QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck).toHtmlEscaped());

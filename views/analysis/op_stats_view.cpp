@@ -109,7 +109,7 @@ void OpStatsView::setVisibleRangeOnly(bool on) { m_rangeOnly->setChecked(on); }
 bool OpStatsView::visibleRangeOnly() const { return m_rangeOnly->isChecked(); }
 
 void OpStatsView::reload() {
-    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a) {
         m_rangeStats->forgetEvents();
         m_model->setOps({});
@@ -134,9 +134,10 @@ void OpStatsView::showRangeStats() {
 }
 
 void OpStatsView::updateScope() {
-    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a || a->steps.steps.empty()) {
-        m_scope->clear();
+        const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());
+        m_scope->setText(pending ? tr("Analysing the run in the background…") : QString());
         return;
     }
     if (!visibleRangeOnly()) {

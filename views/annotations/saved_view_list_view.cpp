@@ -120,8 +120,12 @@ void SavedViewListView::fillFindingMenu() {
     m_findingMenu->clear();
     AnalysisModel *analysis = AnalysisModel::of(m_session);
     for (const RunRow &run : analysis->runs()) {
-        const RunAnalysis *a = analysis->analysis(run.id);
-        if (!a) continue;
+        const RunAnalysis *a = analysis->analysisOrStart(run.id);
+        if (!a) {
+            if (analysis->pending(run.id))
+                m_findingMenu->addAction(tr("%1: still being analysed…").arg(QString::fromStdString(run.name)))->setEnabled(false);
+            continue;
+        }
         for (int i = 0; i < int(a->findings.size()); ++i) {
             const Finding &f = a->findings[size_t(i)];
             const int n = int(SavedViewModel::evidenceViews(f, a->steps).size());

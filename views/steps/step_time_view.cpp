@@ -138,7 +138,7 @@ void StepTimeView::reloadRuns() {
 }
 
 void StepTimeView::reload() {
-    m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysis(m_runBox->currentData().toLongLong()) : nullptr;
+    m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     QVector<double> keys;
     std::vector<QVector<double>> values(kCategoryCount);
     QVector<double> outKeys, outValues;
@@ -161,7 +161,8 @@ void StepTimeView::reload() {
         if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");
         m_summary->setText(line);
     } else {
-        m_summary->setText(m_analysis->error());
+        const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());
+        m_summary->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
     }
     for (int c = 0; c < kCategoryCount; ++c) {
         m_bars[size_t(c)]->setData(keys, values[size_t(c)]);
