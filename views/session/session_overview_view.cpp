@@ -50,13 +50,15 @@ void SessionOverviewView::reload() {
     }
     for (const RunRow &r : reader.runs()) {
         QTreeWidgetItem *parentItem = sourceItems.count(r.sourceId) ? sourceItems[r.sourceId] : invisibleRootItem();
-        auto *runItem = new QTreeWidgetItem(parentItem, {QString::fromStdString(r.name), tr("run"),
-                                                         QString::number(reader.sliceCount(r.id)),
+        const auto tracks = reader.tracks(r.id);
+        int64_t slices = 0;  // the run's count is its tracks' (one count over the slices, not two)
+        for (const TrackRow &t : tracks) slices += t.slices;
+        auto *runItem = new QTreeWidgetItem(parentItem, {QString::fromStdString(r.name), tr("run"), QString::number(slices),
                                                          r.hasEpoch ? tr("wall clock") : tr("no epoch anchor")});
         runItem->setData(0, Qt::UserRole, qint64(r.id));
         const auto steps = reader.steps(r.id);
         new QTreeWidgetItem(runItem, {tr("%n step(s)", nullptr, int(steps.size())), tr("steps")});
-        for (const TrackRow &t : reader.tracks(r.id))
+        for (const TrackRow &t : tracks)
             new QTreeWidgetItem(runItem, {QString::fromStdString(t.name), QString::fromStdString(t.kind),
                                           QString::number(t.slices), QString()});
         runItem->setExpanded(true);
