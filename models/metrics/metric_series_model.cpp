@@ -2,8 +2,10 @@
 
 #include "models/metrics/metric_series_loader.h"
 #include "models/qt/session_model.h"
+#include "models/store/sqlite_statement.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace stepscope {
 
@@ -14,16 +16,59 @@ MetricSeriesModel::MetricSeriesModel(SessionModel *session, QObject *parent) : Q
     }
 }
 
+MetricSeriesModel::~MetricSeriesModel() { reapLoaders(true); }
+
+void MetricSeriesModel::reapLoaders(bool wait) {
+    std::erase_if(m_loaders, [wait](Loader &l) {
+        if (!wait && !l.done->load()) return false;
+        l.thread.join();
+        return true;
+    });
+}
+
 void MetricSeriesModel::reload() {
-    std::vector<MetricSeries> loaded;
-    if (m_session && m_session->store()) {
+    const uint64_t generation = ++m_generation;
+    m_loading = false;
+    SessionStore *store = m_session ? m_session->store() : nullptr;
+    if (!store) return setSeries({});
+    // The largest rowid bounds the sample count without counting them (one index probe).
+    int64_t samples = 0;
+    try {
+        SqliteStatement st(store->db(), "SELECT COALESCE(max(rowid), 0) FROM metric_sample");
+        samples = st.step() ? st.columnInt(0) : 0;
+    } catch (const StoreError &) {
+        samples = 0;
+    }
+    std::error_code ec;
+    if (samples <= m_backgroundSamples || !std::filesystem::is_regular_file(store->path(), ec)) {
+        std::vector<MetricSeries> loaded;
         try {
-            loaded = MetricSeriesLoader::load(*m_session->store());
+            loaded = MetricSeriesLoader::load(*store);
         } catch (const StoreError &) {
             loaded.clear();  // an unreadable session shows no metrics; the session view reports why
         }
+        return setSeries(std::move(loaded));
     }
-    setSeries(std::move(loaded));
+    m_loading = true;
+    setSeries({});  // the previous session's series must not stay on screen meanwhile
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([this, generation, done, path = store->path()] {
+        auto loaded = std::make_shared<std::vector<MetricSeries>>();
+        try {
+            const SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
+            *loaded = MetricSeriesLoader::load(readOnly);
+        } catch (const StoreError &) {
+            loaded->clear();
+        }
+        done->store(true);
+        QMetaObject::invokeMethod(this, [this, generation, loaded] {
+            reapLoaders(false);
+            if (generation != m_generation) return;  // an older session's
+            m_loading = false;
+            setSeries(std::move(*loaded));
+        }, Qt::QueuedConnection);
+    });
+    m_loaders.push_back({std::move(thread), std::move(done)});
 }
 
 void MetricSeriesModel::setSeries(std::vector<MetricSeries> series) {

@@ -10,7 +10,10 @@
 
 #include <QObject>
 
+#include <atomic>
+#include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 namespace stepscope {
@@ -20,10 +23,17 @@ class SessionModel;
 class MetricSeriesModel : public QObject {
     Q_OBJECT
 public:
+    // Sessions with more samples than this load on a worker thread (seconds for a week of 100 ms
+    // samples): the model is empty and loading() until seriesChanged().
+    static constexpr int64_t kBackgroundSamples = 5'000'000;
+
     explicit MetricSeriesModel(SessionModel *session = nullptr, QObject *parent = nullptr);
+    ~MetricSeriesModel() override;
 
     // Reads the session again (done automatically on SessionModel::sessionChanged).
     void reload();
+    bool loading() const { return m_loading; }
+    void setBackgroundThreshold(int64_t samples) { m_backgroundSamples = samples; }  // tests
     // Replaces the contents (tests, benchmarks); emits seriesChanged().
     void setSeries(std::vector<MetricSeries> series);
 
@@ -48,9 +58,19 @@ signals:
     void seriesChanged();
 
 private:
+    struct Loader {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    void reapLoaders(bool wait);
+
     SessionModel *m_session;
     std::vector<MetricSeries> m_series;
     NsRange m_extent;
+    std::vector<Loader> m_loaders;  // background loads, joined once done (old sessions' included)
+    uint64_t m_generation = 0;
+    int64_t m_backgroundSamples = kBackgroundSamples;
+    bool m_loading = false;
 };
 
 } // namespace stepscope

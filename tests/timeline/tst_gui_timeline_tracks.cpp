@@ -10,6 +10,7 @@
 #include <QDialog>
 #include <QTextBrowser>
 #include <QHelpEvent>
+#include <QSignalSpy>
 #include <QToolTip>
 
 #include <memory>
@@ -150,6 +151,33 @@ private slots:
         QVERIFY(text->toPlainText().contains(QStringLiteral("reorder tracks")));
         dialog->close();
         QTRY_VERIFY(!view()->findChild<QDialog *>(QStringLiteral("keyboardShortcuts")));
+    }
+
+    void bigMetricsLoadInTheBackground() {
+        // Every session counts as big here: the series arrive from a worker, and the timeline's
+        // metric tracks with them.
+        SessionModel session;
+        MetricSeriesModel metrics(&session);
+        metrics.setBackgroundThreshold(0);
+        TimeRangeController time;
+        TimelinePaneView pane(&session, &time);
+        pane.timeline()->setMetricSeries(&metrics);
+        QSignalSpy arrived(&metrics, &MetricSeriesModel::seriesChanged);
+        session.setStore(std::make_unique<SessionStore>(m_path.toStdString()));
+        QVERIFY(metrics.loading());
+        QCOMPARE(metrics.count(), 0);
+        QTRY_VERIFY(!metrics.loading());
+        QVERIFY(metrics.count() >= 5);
+        QVERIFY(arrived.count() >= 1);
+        bool metricTrack = false;
+        for (const TimelineTrack &t : pane.timeline()->model()->tracks()) metricTrack |= t.kind == QLatin1String("metric");
+        QVERIFY(metricTrack);
+        // Re-opened while loading: only the newest session's series land.
+        session.setStore(std::make_unique<SessionStore>(m_path.toStdString()));
+        session.close();
+        QTest::qWait(200);
+        QCOMPARE(metrics.count(), 0);
+        QVERIFY(!metrics.loading());
     }
 
     void layoutSurvivesANewViewAndReopening() {

@@ -68,9 +68,7 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     m_header->setTextFormat(Qt::PlainText);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
-    m_empty->setText(tr("No instance metrics in this session.\nImport an nvidia-smi CSV, nvidia-smi dmon, dcgmi dmon, "
-                        "SageMaker system metrics, CloudWatch CSV or sadf output to see GPU, CPU, memory, "
-                        "network and disk over time."));
+    m_empty->setText(emptyText());
     m_plot->setMinimumHeight(200);
     m_plot->setMouseTracking(true);
     // Antialiasing is chosen per graph in updatePoints() (sparse steps: on; dense lines: off); listing
@@ -149,6 +147,12 @@ AnnotationPlotLayer *UtilizationView::noteLayerFor(QCPAxisRect *rect) const {
     return nullptr;
 }
 
+QString UtilizationView::emptyText() {
+    return tr("No instance metrics in this session.\nImport an nvidia-smi CSV, nvidia-smi dmon, dcgmi dmon, "
+              "SageMaker system metrics, CloudWatch CSV or sadf output to see GPU, CPU, memory, "
+              "network and disk over time.");
+}
+
 void UtilizationView::rebuild() {
     m_noteLayers.clear();
     m_plot->clearPlottables();
@@ -159,6 +163,7 @@ void UtilizationView::rebuild() {
     m_severalRuns = UtilizationPanels::severalRuns(*m_metrics);
     m_plot->setVisible(!m_panels.empty());
     m_empty->setVisible(m_panels.empty());
+    m_empty->setText(m_metrics->loading() ? tr("Loading the instance metrics…") : emptyText());
 
     auto *margins = new QCPMarginGroup(m_plot);
     auto ticker = QSharedPointer<TimeAxisTicker>::create();

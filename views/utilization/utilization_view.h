@@ -71,6 +71,7 @@ protected:
 private:
     struct Panel;
     void rebuild();
+    static QString emptyText();
     void rebuildNoteLayers();
     AnnotationPlotLayer *noteLayerFor(QCPAxisRect *rect) const;
     void applyRange(NsRange range);
