@@ -6,7 +6,9 @@
 #include "app/cli/clock_offset.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "app/cli/output_file.h"
 #include "models/metrics/duration_text.h"
+#include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 
 #include <ostream>
@@ -34,13 +36,13 @@ bool applyOffsets(SessionStore &store, const std::vector<OffsetSpec> &specs, Str
         ok = false;
         io.err << "stepscope import: --offset: " << (matches.empty() ? "no source matches '" : "'") << spec.source
                << (matches.empty() ? "'" : "' is ambiguous") << "; sources in the session:\n";
-        for (const std::string &p : matches.empty() ? paths : matches) io.err << "  " << p << "\n";
+        for (const std::string &p : matches.empty() ? paths : matches) io.err << "  " << printableText(p) << "\n";
     }
     if (!ok) return false;
     for (const auto &[path, ns] : resolved) {
         const int64_t before = store.clockOffsetNs(path);
         store.setClockOffsetNs(path, ns);
-        io.out << "clock offset: " << path << " " << DurationText::format(ns);
+        io.out << "clock offset: " << printableText(path) << " " << DurationText::format(ns);
         if (before != ns) io.out << " (was " << DurationText::format(before) << ")";
         io.out << "\n";
     }
@@ -56,9 +58,9 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
         if (run.hasEpoch) continue;
         for (const SourceRow &s : sources)
             if (s.id == run.sourceId)
-                io.out << "note: " << s.path << " has no Unix-epoch anchor (run " << run.name
+                io.out << "note: " << printableText(s.path) << " has no Unix-epoch anchor (run " << run.name
                        << "): it cannot line up with the metrics by itself; place it with --offset "
-                       << std::filesystem::path(s.path).filename().string() << "=DURATION (now "
+                       << printableText(std::filesystem::path(s.path).filename().string()) << "=DURATION (now "
                        << DurationText::format(s.clockOffsetNs) << ")\n";
     }
 }
@@ -87,25 +89,49 @@ int runImport(const std::vector<std::string> &args, Streams io) {
     for (const std::string &p : a.positional()) {
         std::error_code ec;
         if (!std::filesystem::exists(p, ec)) {
-            io.err << "stepscope: " << p << ": no such file or folder\n";
+            io.err << "stepscope: " << printableText(p) << ": no such file or folder\n";
             return Unreadable;
         }
         inputs.emplace_back(p);
     }
-    if (inputs.empty() && !std::filesystem::exists(*output)) {
-        io.err << "stepscope import: " << *output << ": no such session (give PATHs to import)\n";
+    if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
+        io.err << "stepscope import: " << why << "\n";
+        return Usage;
+    }
+    std::error_code ec;
+    const bool created = !std::filesystem::exists(*output, ec) && !std::filesystem::is_symlink(*output, ec);
+    if (inputs.empty() && created) {
+        io.err << "stepscope import: " << printableText(*output) << ": no such session (give PATHs to import)\n";
         return Unreadable;
     }
+    // A session this run creates and cannot finish (disk full, nothing readable) is removed whole:
+    // no empty file and no large -wal are left behind.
+    bool keep = !created;
+    struct RemoveUnfinished {
+        const std::string &path;
+        const bool &keep;
+        ~RemoveUnfinished() {
+            if (keep) return;
+            std::error_code ignored;
+            for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ignored);
+        }
+    } removeUnfinished{*output, keep};
     try {
         SessionStore store(*output);
         int code = Ok;
         if (!inputs.empty()) {
             ImportSummary summary;
             code = importInto(store, inputs, io, &summary, ImportOptions{a.value("--run").value_or("")});
-            io.out << "session: " << *output << "\n";
+            keep = keep || (code != Unreadable && code != Usage);
+            if (!keep) {
+                io.err << "stepscope import: nothing imported; the new session " << printableText(*output)
+                       << " was not kept\n";
+                return code;
+            }
+            io.out << "session: " << printableText(*output) << "\n";
             for (const SourceSummary &s : summary.sources) {
                 const char *status = s.status == SourceStatus::Ok ? "ok" : s.status == SourceStatus::Partial ? "partial" : "failed";
-                io.out << "  " << s.path << "  [" << s.format << ", " << status << "]  " << s.events << " events, "
+                io.out << "  " << printableText(s.path) << "  [" << s.format << ", " << status << "]  " << s.events << " events, "
                        << s.warnings << " warnings\n";
             }
             if (!summary.skipped.empty()) io.out << "  " << summary.skipped.size() << " file(s) skipped (see import_log)\n";
@@ -115,7 +141,8 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         noteUnanchoredTraces(store, io);
         return code;
     } catch (const StoreError &e) {
-        io.err << "stepscope: " << e.what() << "\n";
+        io.err << "stepscope import: " << printableText(e.what())
+               << (keep ? "" : "\n(nothing kept: the new session " + printableText(*output) + " was removed)") << "\n";
         return Unreadable;
     }
 }

@@ -5,13 +5,27 @@
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "app/cli/output_file.h"
 #include "app/gui/evidence_pack.h"
 #include "models/analysis/report_formatter.h"
+#include "models/store/printable_text.h"
+#include "models/store/session_reader.h"
 
-#include <fstream>
 #include <ostream>
 
 namespace stepscope::cli {
+
+namespace {
+constexpr int64_t kMaxBatchSize = 1'000'000'000;
+
+bool hasSteps(const SessionStore &store, int64_t first, int64_t last) {
+    SessionReader reader(store);
+    for (const RunRow &run : reader.runs())
+        for (const StepRow &s : reader.steps(run.id))
+            if (s.step >= first && s.step <= last) return true;
+    return false;
+}
+} // namespace
 
 int runReport(const std::vector<std::string> &args, Streams io) {
     ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run"});
@@ -36,13 +50,19 @@ int runReport(const std::vector<std::string> &args, Streams io) {
         options.lastStep = last;
     }
     if (const auto bs = a.value("--batch-size")) {
-        try {
-            const long long v = std::stoll(*bs);
-            if (v <= 0) throw std::invalid_argument("not positive");
-            options.batchSize = v;
-            options.batchSizeSource = "cli";
-        } catch (const std::exception &) {
-            io.err << "stepscope report: --batch-size wants a positive integer, got '" << *bs << "'\n";
+        const auto v = parseInteger(*bs, 1, kMaxBatchSize);
+        if (!v) {
+            io.err << "stepscope report: --batch-size wants a whole number from 1 to " << kMaxBatchSize << ", got '"
+                   << printableText(*bs) << "'\n";
+            return Usage;
+        }
+        options.batchSize = *v;
+        options.batchSizeSource = "cli";
+    }
+    const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
+    if (output) {
+        if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
+            io.err << "stepscope report: " << why << "\n";
             return Usage;
         }
     }
@@ -50,11 +70,15 @@ int runReport(const std::vector<std::string> &args, Streams io) {
     if (const auto rules = a.value("--rules")) options.rulesPath = *rules;
     InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
+    if (options.firstStep && !hasSteps(*session.store(), *options.firstStep, *options.lastStep)) {
+        io.err << "stepscope report: no steps " << *a.value("--steps") << " in the session\n";
+        return Usage;
+    }
     if (!options.batchSize) {
         // A batch size the user saved in the session (GUI field) applies when none is given here.
         try {
-            const std::string saved = session.store()->setting("batch_size");
-            if (!saved.empty() && std::stoll(saved) > 0) options.batchSize = std::stoll(saved);
+            if (const auto saved = parseInteger(session.store()->setting("batch_size"), 1, kMaxBatchSize))
+                options.batchSize = *saved;
         } catch (const std::exception &) {
         }
     }
@@ -72,7 +96,6 @@ int runReport(const std::vector<std::string> &args, Streams io) {
     std::string text = format == "json" ? ReportFormatter::json(report)
                      : format == "markdown" ? ReportFormatter::markdown(report)
                                             : ReportFormatter::text(report);
-    const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     if (const auto dir = a.value("--screenshots")) {
         std::string error;
         const auto shots = gui::EvidencePack::write(session.store()->path(), report, *dir, &error);
@@ -86,10 +109,13 @@ int runReport(const std::vector<std::string> &args, Streams io) {
         if (io.progress) io.err << "wrote " << shots.size() << " screenshot(s) to " << *dir << "\n";
     }
     if (output) {
-        std::ofstream f(*output, std::ios::binary);
-        f << text;
-        if (!f) {
-            io.err << "stepscope report: cannot write " << *output << "\n";
+        std::string error;
+        if (const std::string why = OutputFile::refuseIfInput(*output, session.inputPaths()); !why.empty()) {
+            io.err << "stepscope report: " << why << "\n";
+            return Usage;
+        }
+        if (!OutputFile::write(*output, text, error)) {
+            io.err << "stepscope report: " << error << "\n";
             return Unreadable;
         }
     } else {

@@ -1,12 +1,12 @@
 #include "app/cli/input_session.h"
 
+#include "app/cli/temp_session.h"
+#include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
 
-#include <chrono>
 #include <fstream>
 #include <ostream>
-#include <random>
 
 namespace stepscope::cli {
 
@@ -21,10 +21,7 @@ bool isSessionFile(const fs::path &file) {
 
 InputSession::~InputSession() {
     m_store.reset();
-    if (!m_tempFile.empty()) {
-        std::error_code ec;
-        for (const char *suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(m_tempFile.string() + suffix, ec);
-    }
+    TempSession::release(m_tempFile);
 }
 
 int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut,
@@ -37,11 +34,11 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
         const int pct = int(done * 100 / total);
         if (pct == lastPercent) return;
         lastPercent = pct;
-        io.err << "\rimporting " << pct << "%  " << fs::path(file).filename().string() << "\x1b[K" << std::flush;
+        io.err << "\rimporting " << pct << "%  " << printableText(fs::path(file).filename().string()) << "\x1b[K" << std::flush;
     };
     const ImportSummary summary = importer.run(inputs, nullptr, progress, options);
     if (!summary.runError.empty()) {
-        io.err << "stepscope: " << summary.runError << "\n";
+        io.err << "stepscope: " << printableText(summary.runError) << "\n";
         if (summaryOut) *summaryOut = summary;
         return Usage;
     }
@@ -50,13 +47,14 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
     if (io.progress) io.err << "\r\x1b[K";
     for (const SourceSummary &s : summary.sources)
         if (s.status != SourceStatus::Ok)
-            io.err << "stepscope: " << s.path << ": " << (s.status == SourceStatus::Failed ? "could not be read" : "read partially")
-                   << (s.message.empty() ? "" : ": " + s.message) << "\n";
+            io.err << "stepscope: " << printableText(s.path) << ": "
+                   << (s.status == SourceStatus::Failed ? "could not be read" : "read partially")
+                   << (s.message.empty() ? "" : ": " + printableText(s.message)) << "\n";
     for (const ScannedFile &f : summary.skipped) {
         // A file the user named directly (not found inside a folder) that we cannot read is an error.
         bool named = false;
         for (const fs::path &in : inputs) named = named || fs::path(in) == f.path;
-        if (named) io.err << "stepscope: " << f.path.string() << ": " << f.reason << "\n";
+        if (named) io.err << "stepscope: " << printableText(f.path.string()) << ": " << printableText(f.reason) << "\n";
     }
     if (summaryOut) *summaryOut = summary;
     if (!summary.anyImported()) {
@@ -72,13 +70,21 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
     return (summary.anyPartial() || namedSkipped) ? Partial : Ok;
 }
 
+std::vector<std::string> InputSession::inputPaths() const {
+    std::vector<std::string> out = m_named;
+    if (m_summary)
+        for (const SourceSummary &src : m_summary->sources) out.push_back(src.path);
+    return out;
+}
+
 InputSession InputSession::open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options) {
     InputSession s;
+    s.m_named = paths;
     std::vector<fs::path> inputs;
     for (const std::string &p : paths) {
         std::error_code ec;
         if (!fs::exists(p, ec)) {
-            io.err << "stepscope: " << p << ": no such file or folder\n";
+            io.err << "stepscope: " << printableText(p) << ": no such file or folder\n";
             s.m_exitCode = Unreadable;
             return s;
         }
@@ -87,17 +93,31 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
     try {
         if (inputs.size() == 1 && fs::is_regular_file(inputs[0]) && isSessionFile(inputs[0])) {
             s.m_store = std::make_unique<SessionStore>(inputs[0], SessionStore::Mode::ReadOnly);
+            // A session from elsewhere may have damaged pages: find out before any view or analysis
+            // reads half of it (one sequential pass, ~1 s per GB), and say so instead of a wrong report.
+            SqliteStatement check(s.m_store->db(), "PRAGMA quick_check(1)");
+            std::string verdict = check.step() ? check.columnText(0) : std::string("no answer");
+            if (verdict.rfind("*** in database main ***\n", 0) == 0) verdict.erase(0, 25);
+            for (char &c : verdict) c = c == '\n' ? ';' : c;
+            if (verdict != "ok")
+                throw StoreError(inputs[0].string() + ": the session file is damaged (" + verdict +
+                                 "); it cannot be read reliably — re-import its traces, or ask for a fresh copy");
             return s;
         }
-        std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
-        s.m_tempFile = fs::temp_directory_path() / ("stepscope-" + std::to_string(rng()) + ".stepscope");
+        std::string error;
+        s.m_tempFile = TempSession::create(error);
+        if (s.m_tempFile.empty()) {
+            io.err << "stepscope: " << error << "\n";
+            s.m_exitCode = Unreadable;
+            return s;
+        }
         s.m_store = std::make_unique<SessionStore>(s.m_tempFile);
         ImportSummary summary;
         s.m_exitCode = importInto(*s.m_store, inputs, io, &summary, options);
         s.m_summary = summary;
         if (s.m_exitCode == Unreadable || s.m_exitCode == Usage) s.m_store.reset();
     } catch (const StoreError &e) {
-        io.err << "stepscope: " << e.what() << "\n";
+        io.err << "stepscope: " << printableText(e.what()) << "\n";
         s.m_store.reset();
         s.m_exitCode = Unreadable;
     }

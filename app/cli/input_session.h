@@ -25,11 +25,15 @@ public:
     SessionStore *store() const { return m_store.get(); }
     int exitCode() const { return m_exitCode; }  // Ok, Unreadable or Partial
     const std::optional<ImportSummary> &summary() const { return m_summary; }
+    // The paths named on the command line and every file an import of them read: an output must be
+    // none of these (OutputFile::refuseIfInput).
+    std::vector<std::string> inputPaths() const;
 
 private:
     InputSession() = default;
     std::unique_ptr<SessionStore> m_store;
     std::filesystem::path m_tempFile;
+    std::vector<std::string> m_named;
     std::optional<ImportSummary> m_summary;
     int m_exitCode = Ok;
 };
