@@ -1,7 +1,9 @@
 #pragma once
 // ArgumentList: the small option parser the commands share. Options take their value as the next
-// argument or after '='; everything else is a positional PATH.
+// argument or after '='; everything else is a positional PATH, and so is every argument after "--".
+// An option given an empty value ("-o ''") is an error: it never means "the default".
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,6 +31,9 @@ private:
     std::set<std::string> m_flags;
     std::string m_error;
 };
+
+// The whole of `text` as a decimal integer in [min, max] ("12abc", "3.7", "1e30" are not).
+std::optional<int64_t> parseInteger(const std::string &text, int64_t min, int64_t max);
 
 // "A-B" or "A" → inclusive range; false on bad syntax.
 bool parseStepRange(const std::string &text, int64_t &first, int64_t &last);

@@ -20,6 +20,13 @@ std::optional<OffsetSpec> ClockOffset::parse(const std::string &text, std::strin
         error = "--offset " + why;
         return std::nullopt;
     }
+    // Session times are int64 ns on the Unix-epoch axis (~1.8e18 today): an offset beyond a century
+    // would overflow them, and no clock is that far off.
+    constexpr int64_t kMaxOffsetNs = 100LL * 365 * 86'400 * 1'000'000'000;
+    if (*ns > kMaxOffsetNs || *ns < -kMaxOffsetNs) {
+        error = "--offset '" + text + "': " + DurationText::format(*ns) + " is beyond ±100 years; no clock is that far off";
+        return std::nullopt;
+    }
     return OffsetSpec{text.substr(0, eq), *ns};
 }
 

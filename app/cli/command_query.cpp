@@ -7,8 +7,8 @@
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "models/store/printable_text.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -65,10 +65,15 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
         sqlite3_set_authorizer(store.db(), readOnlyAuthorizer, nullptr);
         sqlite3_stmt *raw = nullptr;
         const char *tail = nullptr;
-        if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) {
-            io.err << "stepscope query: " << sqlite3_errmsg(store.db()) << "\n";
-            return Usage;
-        }
+        // A damaged file is unreadable input (2); anything else is a mistake in the SQL (1).
+        const auto fail = [&] {
+            const int primary = sqlite3_extended_errcode(store.db()) & 0xff;
+            const bool damaged = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_IOERR;
+            io.err << "stepscope query: " << (damaged ? printableText(file) + ": " : std::string())
+                   << sqlite3_errmsg(store.db()) << "\n";
+            return damaged ? Unreadable : Usage;
+        };
+        if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) return fail();
         struct Finalizer { sqlite3_stmt *s; ~Finalizer() { sqlite3_finalize(s); } } fin{raw};
         if (!raw) {
             io.err << "stepscope query: empty query\n";
@@ -82,13 +87,17 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
             io.err << "stepscope query: give one statement at a time\n";
             return Usage;
         }
+        // Rows are written as they are read, in CSV and JSON alike: a query over millions of rows
+        // never holds them in memory. JSON is an array with one compact object per line.
         const int cols = sqlite3_column_count(raw);
-        QJsonArray rows;
         if (format == "csv") {
             for (int c = 0; c < cols; ++c) io.out << (c ? "," : "") << csvField(sqlite3_column_name(raw, c));
             io.out << "\n";
+        } else {
+            io.out << "[";
         }
         int rc;
+        int64_t rows = 0;
         while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
             QJsonObject obj;
             for (int c = 0; c < cols; ++c) {
@@ -105,13 +114,13 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
                     else obj[key] = QString::fromStdString(v);
                 }
             }
-            if (format == "csv") io.out << "\n"; else rows.append(obj);
+            if (format == "csv") io.out << "\n";
+            else io.out << (rows ? ",\n" : "\n") << QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString();
+            ++rows;
+            if (!io.out) break;  // the output is gone (closed pipe, full disk): stop reading
         }
-        if (rc != SQLITE_DONE) {
-            io.err << "stepscope query: " << sqlite3_errmsg(store.db()) << "\n";
-            return Usage;
-        }
-        if (format == "json") io.out << QJsonDocument(rows).toJson(QJsonDocument::Indented).toStdString();
+        if (rc != SQLITE_DONE && rc != SQLITE_ROW) return fail();
+        if (format == "json") io.out << "\n]\n";
         return Ok;
     } catch (const StoreError &e) {
         io.err << "stepscope query: " << e.what() << "\n";

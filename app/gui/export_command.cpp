@@ -6,9 +6,11 @@
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "app/cli/output_file.h"
 #include "app/gui/figure_renderer.h"
 #include "app/gui/main_window.h"
 #include "models/metrics/duration_text.h"
+#include "models/store/printable_text.h"
 
 #include <QApplication>
 
@@ -19,26 +21,30 @@ namespace stepscope::cli {
 
 namespace {
 // One end of --range: a duration with a unit, counted from `origin`, or an absolute integer ns.
+// Values that overflow int64 ns are no time at all (nullopt), never a wrapped one.
 std::optional<int64_t> rangeEnd(const std::string &text, int64_t origin) {
-    if (const auto d = DurationText::parse(text)) return origin + *d;
-    if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return std::nullopt;
-    try {
-        return std::stoll(text);
-    } catch (const std::exception &) {
-        return std::nullopt;
+    if (const auto d = DurationText::parse(text)) {
+        int64_t t = 0;
+        if (__builtin_add_overflow(origin, *d, &t)) return std::nullopt;
+        return t;
     }
+    return parseInteger(text, INT64_MIN, INT64_MAX);
 }
+
+// The rendered image, after --scale, stays within what a viewer opens and memory holds:
+// 16384 px a side and 64 M pixels (256 MB of ARGB).
+constexpr int kMinWidth = 200, kMinHeight = 150, kMaxSide = 16384;
+constexpr int64_t kMaxPixels = 64LL * 1024 * 1024;
 
 bool parseSize(const std::string &text, int &w, int &h) {
     const auto x = text.find('x');
     if (x == std::string::npos) return false;
-    try {
-        w = std::stoi(text.substr(0, x));
-        h = std::stoi(text.substr(x + 1));
-    } catch (const std::exception &) {
-        return false;
-    }
-    return w >= 200 && h >= 150 && w <= 16384 && h <= 16384;
+    const auto pw = parseInteger(text.substr(0, x), kMinWidth, kMaxSide);
+    const auto ph = parseInteger(text.substr(x + 1), kMinHeight, kMaxSide);
+    if (!pw || !ph) return false;
+    w = int(*pw);
+    h = int(*ph);
+    return true;
 }
 } // namespace
 
@@ -55,6 +61,10 @@ int runExport(const std::vector<std::string> &args, Streams io) {
                << "\n";
         return Usage;
     }
+    if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
+        io.err << "stepscope export: " << why << "\n";
+        return Usage;
+    }
     const std::string view = a.value("--view").value_or("window");
     if (view != "window" && !gui::MainWindow::viewNames().contains(QString::fromStdString(view))) {
         io.err << "stepscope export: unknown view '" << view << "' (window, "
@@ -63,7 +73,8 @@ int runExport(const std::vector<std::string> &args, Streams io) {
     }
     int width = 1600, height = 1000;
     if (const auto size = a.value("--size"); size && !parseSize(*size, width, height)) {
-        io.err << "stepscope export: --size wants WxH (e.g. 1600x1000), got '" << *size << "'\n";
+        io.err << "stepscope export: --size wants WxH, each a whole number of pixels (width " << kMinWidth << "–" << kMaxSide
+               << ", height " << kMinHeight << "–" << kMaxSide << ", e.g. 1600x1000), got '" << printableText(*size) << "'\n";
         return Usage;
     }
     int64_t firstStep = 0, lastStep = 0;
@@ -73,7 +84,19 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         return Usage;
     }
     double scale = 1.0;
-    if (const auto s = a.value("--scale")) scale = (*s == "2" || *s == "2x") ? 2.0 : 1.0;
+    if (const auto s = a.value("--scale")) {
+        if (*s == "2" || *s == "2x") scale = 2.0;
+        else if (*s != "1" && *s != "1x") {
+            io.err << "stepscope export: --scale wants 1 or 2 (device pixels per pixel), got '" << printableText(*s) << "'\n";
+            return Usage;
+        }
+    }
+    if (int64_t(width * scale) * int64_t(height * scale) > kMaxPixels || width * scale > kMaxSide || height * scale > kMaxSide) {
+        io.err << "stepscope export: " << width << "x" << height << " at --scale " << scale << " would be a "
+               << int64_t(width * scale) << "x" << int64_t(height * scale) << " image; the limit is " << kMaxSide
+               << " px a side and " << kMaxPixels / (1024 * 1024) << " M pixels — choose a smaller --size or --scale\n";
+        return Usage;
+    }
 
     InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
@@ -96,7 +119,7 @@ int runExport(const std::vector<std::string> &args, Streams io) {
                     hi = std::max(hi, s.startNs + s.durNs);
                 }
         if (lo >= hi) {
-            io.err << "stepscope export: no steps " << *steps << " in the session\n";
+            io.err << "stepscope export: no steps " << printableText(*steps) << " in the session\n";
             return Usage;
         }
         window.timeRange()->setRange({lo, hi});
@@ -114,11 +137,11 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         }
         if (!t0 || !t1 || *t1 <= *t0) {
             io.err << "stepscope export: --range wants T0:T1, each a time from the session start with a unit "
-                      "(\"2.5s:2.6s\", \"150ms:+2ms\") or absolute ns; got '" << *range << "'\n";
+                      "(\"2.5s:2.6s\", \"150ms:+2ms\") or absolute ns; got '" << printableText(*range) << "'\n";
             return Usage;
         }
         if (full.valid() && (*t1 <= full.start || *t0 >= full.end)) {
-            io.err << "stepscope export: --range " << *range << " is outside the session (0 s to "
+            io.err << "stepscope export: --range " << printableText(*range) << " is outside the session (0 s to "
                    << DurationText::format(full.duration()) << " from its start)\n";
             return Usage;
         }
@@ -138,12 +161,16 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         n.color = "#5c6bc0";  // indigo: unlike any step-time category colour
         request.notes.push_back(n);
     }
+    if (const std::string why = OutputFile::refuseIfInput(*output, session.inputPaths()); !why.empty()) {
+        io.err << "stepscope export: " << why << "\n";
+        return Usage;
+    }
     const QString error = gui::FigureRenderer(window).render(request, QString::fromStdString(*output));
     if (!error.isEmpty()) {
         io.err << "stepscope export: " << error.toStdString() << "\n";
         return Unreadable;
     }
-    io.out << "wrote " << *output << "\n";
+    io.out << "wrote " << printableText(*output) << "\n";
     return session.exitCode();
 }
 
