@@ -11,6 +11,8 @@
 
 int main(int argc, char **argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (stepscope::cli::isMistypedCommand(args))
+        return stepscope::cli::run(args, {std::cout, std::cerr, false});  // says why: a usage error
     if (stepscope::cli::isCommand(args)) {
         // Qt Core is needed for resources and JSON; the export command makes its own QApplication.
         const bool needsGui = args.front() == "export" || (args.front() == "report" &&

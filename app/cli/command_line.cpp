@@ -1,5 +1,12 @@
 #include "app/cli/command_line.h"
 
+#include "app/cli/output_file.h"
+#include "models/store/printable_text.h"
+#include "models/store/sqlite_statement.h"
+
+#include <cerrno>
+#include <filesystem>
+#include <new>
 #include <ostream>
 
 namespace stepscope::cli {
@@ -21,6 +28,8 @@ Usage:
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)
   stepscope --help | --version
 
+"--" ends the options: every argument after it is a PATH (or the SQL of query).
+
 The synthetic profile generator is the separate program stepscope-synth (--help).
 
 Exit codes: 0 ok; 1 usage error; 2 input could not be read; 3 partial import (warnings recorded).
@@ -34,7 +43,15 @@ bool isCommand(const std::vector<std::string> &args) {
            a == "-h" || a == "--version" || a == "help";
 }
 
-int run(const std::vector<std::string> &args, Streams io) {
+bool isMistypedCommand(const std::vector<std::string> &args) {
+    if (args.empty() || isCommand(args)) return false;
+    std::error_code ec;
+    return !std::filesystem::exists(args.front(), ec) && !std::filesystem::is_symlink(args.front(), ec);
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string> &args, Streams io) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         io.out << helpText();
         return args.empty() ? Usage : Ok;
@@ -48,8 +65,39 @@ int run(const std::vector<std::string> &args, Streams io) {
     if (args[0] == "report") return runReport(rest, io);
     if (args[0] == "query") return runQuery(rest, io);
     if (args[0] == "export") return runExport(rest, io);
-    io.err << "stepscope: unknown command '" << args[0] << "'\n\n" << helpText();
+    io.err << "stepscope: '" << printableText(args[0])
+           << "' is neither a command (import, report, export, query) nor an existing file or folder\n"
+              "Run 'stepscope --help' for the usage.\n";
     return Usage;
+}
+
+} // namespace
+
+int run(const std::vector<std::string> &args, Streams io) {
+    // One error boundary for every command: whatever a damaged session, a hostile file or the
+    // environment throws ends here as a message naming the reason and exit code 2, never a signal.
+    int code = Unreadable;
+    try {
+        code = dispatch(args, io);
+    } catch (const StoreError &e) {
+        io.err << "stepscope: " << printableText(e.what()) << "\n";
+    } catch (const std::filesystem::filesystem_error &e) {
+        io.err << "stepscope: " << printableText(e.code().message()) << ": " << printableText(e.path1().string())
+               << (e.path2().empty() ? "" : " → " + printableText(e.path2().string())) << "\n";
+    } catch (const std::bad_alloc &) {
+        io.err << "stepscope: out of memory: the input asks for more memory than this machine has "
+                  "(a damaged or tampered file?)\n";
+    } catch (const std::exception &e) {
+        io.err << "stepscope: " << printableText(e.what()) << "\n";
+    }
+    errno = 0;
+    io.out.flush();
+    if (io.out.fail()) {
+        const int err = errno;
+        io.err << "stepscope: cannot write the output: " << (err ? systemReason(err) : "write error") << "\n";
+        return code == Ok || code == Partial ? Unreadable : code;
+    }
+    return code;
 }
 
 } // namespace stepscope::cli

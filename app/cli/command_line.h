@@ -16,11 +16,17 @@ struct Streams {
     bool progress = false;  // progress lines on err (a terminal)
 };
 
-// args excludes the program name. Returns the process exit code.
+// args excludes the program name. Returns the process exit code. Never throws: every error of the
+// command (damaged session, file system, out of memory, a failed write to `io.out`) is a message on
+// `io.err` and a non-zero code.
 int run(const std::vector<std::string> &args, Streams io);
 
 // True when args name a command-line action (so main() should not start the GUI).
 bool isCommand(const std::vector<std::string> &args);
+
+// True when the first argument is neither a command nor an existing path ("stepscope compre a b"):
+// a usage error, not a file for the GUI to open.
+bool isMistypedCommand(const std::vector<std::string> &args);
 
 std::string helpText();
 

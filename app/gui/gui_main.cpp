@@ -17,8 +17,32 @@ void setApplicationIdentity() {
     QCoreApplication::setApplicationVersion(STEPSCOPE_VERSION);
 }
 
+namespace {
+// Qt ends the process with qFatal (abort, exit 134) when no display can be opened. Say what is
+// wrong and what to do instead, and exit with the usage code.
+QtMessageHandler g_previousHandler = nullptr;
+void displayFailureMessages(QtMsgType type, const QMessageLogContext &context, const QString &msg) {
+    if (type == QtFatalMsg) {
+        std::cerr << "stepscope: cannot open a window: " << msg.trimmed().section('\n', 0, 0).toStdString()
+                  << "\nSet DISPLAY (or WAYLAND_DISPLAY) to a running display, or use the command line: "
+                     "stepscope report|export|query … (stepscope --help)\n";
+        std::_Exit(cli::Usage);
+    }
+    if (g_previousHandler) g_previousHandler(type, context, msg);
+    else std::cerr << msg.toStdString() << "\n";
+}
+} // namespace
+
 int runGui(int argc, char **argv, const std::vector<std::string> &args) {
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+        std::cerr << "stepscope: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                     "Use the command line instead — stepscope report PATH, stepscope export PATH --view NAME -o FILE.png "
+                     "(stepscope --help) — or set DISPLAY.\n";
+        return cli::Usage;
+    }
+    g_previousHandler = qInstallMessageHandler(displayFailureMessages);
     QApplication app(argc, argv);
+    qInstallMessageHandler(g_previousHandler);
     setApplicationIdentity();
     MainWindow window;
     window.show();

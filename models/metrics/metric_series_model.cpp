@@ -44,8 +44,8 @@ void MetricSeriesModel::reload() {
         std::vector<MetricSeries> loaded;
         try {
             loaded = MetricSeriesLoader::load(*store);
-        } catch (const StoreError &) {
-            loaded.clear();  // an unreadable session shows no metrics; the session view reports why
+        } catch (const std::exception &) {
+            loaded.clear();  // an unreadable (or absurdly sized) session shows no metrics; the session view says why
         }
         return setSeries(std::move(loaded));
     }
@@ -57,7 +57,7 @@ void MetricSeriesModel::reload() {
         try {
             const SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
             *loaded = MetricSeriesLoader::load(readOnly);
-        } catch (const StoreError &) {
+        } catch (const std::exception &) {  // StoreError, or bad_alloc from a tampered count: never terminate
             loaded->clear();
         }
         done->store(true);
