@@ -16,6 +16,8 @@
 #include "tests/fuzz/fuzz_smdebug_system.cpp"
 #include "tests/fuzz/fuzz_tfevents_import.cpp"
 #include "tests/fuzz/fuzz_xplane_import.cpp"
+#include "tests/fuzz/fuzz_session_file.cpp"
+#include "tests/fuzz/fuzz_command_line.cpp"
 
 #include "tests/test_support.h"
 
@@ -37,6 +39,7 @@ const std::map<std::string, FuzzFn> &targets() {
         {"nvidia_smi_csv", fuzz::nvidia_smi_csv::run},   {"nvidia_smi_dmon", fuzz::nvidia_smi_dmon::run},
         {"sadf", fuzz::sadf::run},                       {"smdebug_system", fuzz::smdebug_system::run},
         {"tfevents_import", fuzz::tfevents_import::run}, {"xplane_import", fuzz::xplane_import::run},
+        {"session_file", fuzz::session_file::run},       {"command_line", fuzz::command_line::run},
     };
     return t;
 }
