@@ -8,6 +8,7 @@
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
 #include "app/gui/figure_renderer.h"
+#include "app/gui/guarded_application.h"
 #include "app/gui/main_window.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
@@ -165,7 +166,16 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         io.err << "stepscope export: " << why << "\n";
         return Usage;
     }
-    const QString error = gui::FigureRenderer(window).render(request, QString::fromStdString(*output));
+    const auto *guard = dynamic_cast<gui::GuardedApplication *>(QCoreApplication::instance());
+    const int caughtBefore = guard ? guard->caughtCount() : 0;
+    QString error = gui::FigureRenderer(window).render(request, QString::fromStdString(*output));
+    if (error.isEmpty() && guard && guard->caughtCount() > caughtBefore) {
+        // A view failed while drawing (the message is on stderr): the picture is not what was asked.
+        std::error_code ignored;
+        std::filesystem::remove(*output, ignored);
+        error = QStringLiteral("%1: a view could not be drawn from this session; nothing written")
+                    .arg(QString::fromStdString(session.store()->path().string()));
+    }
     if (!error.isEmpty()) {
         io.err << "stepscope export: " << error.toStdString() << "\n";
         return Unreadable;

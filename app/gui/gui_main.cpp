@@ -1,6 +1,7 @@
 #include "app/gui/gui_main.h"
 
 #include "app/cli/command_line.h"
+#include "app/gui/guarded_application.h"
 #include "app/gui/main_window.h"
 
 #include <QApplication>
@@ -41,7 +42,7 @@ int runGui(int argc, char **argv, const std::vector<std::string> &args) {
         return cli::Usage;
     }
     g_previousHandler = qInstallMessageHandler(displayFailureMessages);
-    QApplication app(argc, argv);
+    GuardedApplication app(argc, argv);
     qInstallMessageHandler(g_previousHandler);
     setApplicationIdentity();
     MainWindow window;
@@ -67,7 +68,7 @@ int runHeadlessCommand(int argc, char **argv, const std::vector<std::string> &ar
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
     qInstallMessageHandler(quietHeadlessMessages);
-    QApplication app(argc, argv);
+    GuardedApplication app(argc, argv);
     setApplicationIdentity();
     return cli::run(args, {std::cout, std::cerr, isatty(STDERR_FILENO) != 0});
 }

@@ -336,7 +336,13 @@ void MainWindow::openSession(const QString &file) {
         addRecent(QFileInfo(file).absoluteFilePath());
     } catch (const std::exception &e) {
         m_lastError = QString::fromStdString(e.what());
+        // A session that failed half-way through loading is closed again: no view keeps reading it.
+        try {
+            m_session->close();
+        } catch (const std::exception &) {
+        }
         QMessageBox *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"), m_lastError, QMessageBox::Ok, this);
+        box->setTextFormat(Qt::PlainText);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
