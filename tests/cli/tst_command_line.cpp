@@ -2,6 +2,7 @@
 
 #include "app/cli/command_line.h"
 #include "models/store/session_store.h"
+#include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
 
 #include <QJsonArray>
@@ -15,15 +16,8 @@
 using namespace stepscope;
 
 namespace {
-struct Result {
-    int code;
-    std::string out, err;
-};
-Result runCli(const std::vector<std::string> &args) {
-    std::ostringstream out, err;
-    const int code = cli::run(args, {out, err, false});
-    return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+using test::runCli;
 void writeFile(const std::string &path, const std::string &text) {
     std::ofstream(path, std::ios::binary) << text;
 }

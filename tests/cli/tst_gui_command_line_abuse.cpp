@@ -8,6 +8,7 @@
 #include "app/cli/temp_session.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/store/session_store.h"
+#include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -23,15 +24,8 @@ using namespace stepscope;
 namespace fs = std::filesystem;
 
 namespace {
-struct Result {
-    int code;
-    std::string out, err;
-};
-Result runCli(const std::vector<std::string> &args) {
-    std::ostringstream out, err;
-    const int code = cli::run(args, {out, err, false});
-    return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+using test::runCli;
 std::string readFile(const fs::path &p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};

@@ -9,6 +9,7 @@
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/annotations/annotation_model.h"
+#include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
 #include "views/annotations/annotation_list_view.h"
 #include "views/export/view_exporter.h"
@@ -25,15 +26,8 @@
 using namespace stepscope;
 
 namespace {
-struct Result {
-    int code;
-    std::string out, err;
-};
-Result runCli(const std::vector<std::string> &args) {
-    std::ostringstream out, err;
-    const int code = cli::run(args, {out, err, false});
-    return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+using test::runCli;
 QByteArray readAll(const QString &path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();

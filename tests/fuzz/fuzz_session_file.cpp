@@ -30,12 +30,6 @@ inline void run(const uint8_t *data, size_t size) {
 
 } // namespace stepscope::fuzz::session_file
 
-#ifndef STEPSCOPE_FUZZ_REPLAY
-extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    static QApplication app(*argc, *argv);
-    return 0;
-}
-#endif
+STEPSCOPE_FUZZ_GUI_INIT()
 
 STEPSCOPE_FUZZ_ENTRY(stepscope::fuzz::session_file::run)

@@ -89,3 +89,16 @@ inline void withImportContext(const std::string &file, const std::function<void(
         return 0;                                                                                  \
     }
 #endif
+
+// Targets that run whole commands (export renders views) need a QApplication, made once, offscreen.
+#ifdef STEPSCOPE_FUZZ_REPLAY
+#define STEPSCOPE_FUZZ_GUI_INIT()
+#else
+#include <QApplication>
+#define STEPSCOPE_FUZZ_GUI_INIT()                                                                  \
+    extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {                                \
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);                                                 \
+        static QApplication app(*argc, *argv);                                                     \
+        return 0;                                                                                  \
+    }
+#endif
