@@ -37,7 +37,9 @@ int64_t AnnotationStore::insert(const Annotation &a) {
     st.bind(5, std::string_view(a.color));
     st.bind(6, a.createdNs > 0 ? a.createdNs : nowNs());
     st.run();
-    return sqlite3_last_insert_rowid(m_store.db());
+    const int64_t id = sqlite3_last_insert_rowid(m_store.db());
+    m_store.checkpoint();  // what the user sees as saved is in the file itself, not only in -wal
+    return id;
 }
 
 void AnnotationStore::update(const Annotation &a) {
@@ -48,12 +50,14 @@ void AnnotationStore::update(const Annotation &a) {
     st.bind(4, std::string_view(a.text));
     st.bind(5, std::string_view(a.color));
     st.run();
+    m_store.checkpoint();
 }
 
 void AnnotationStore::remove(int64_t id) {
     SqliteStatement st(m_store.db(), "DELETE FROM annotation WHERE id = ?1");
     st.bind(1, id);
     st.run();
+    m_store.checkpoint();
 }
 
 std::vector<SavedView> AnnotationStore::savedViews() const {
@@ -72,7 +76,9 @@ int64_t AnnotationStore::insert(const SavedView &v) {
     if (v.layout.empty()) st.bindNull(4);
     else st.bind(4, std::string_view(v.layout));
     st.run();
-    return sqlite3_last_insert_rowid(m_store.db());
+    const int64_t id = sqlite3_last_insert_rowid(m_store.db());
+    m_store.checkpoint();  // what the user sees as saved is in the file itself, not only in -wal
+    return id;
 }
 
 void AnnotationStore::update(const SavedView &v) {
@@ -84,12 +90,14 @@ void AnnotationStore::update(const SavedView &v) {
     if (v.layout.empty()) st.bindNull(5);
     else st.bind(5, std::string_view(v.layout));
     st.run();
+    m_store.checkpoint();
 }
 
 void AnnotationStore::removeSavedView(int64_t id) {
     SqliteStatement st(m_store.db(), "DELETE FROM bookmark WHERE id = ?1");
     st.bind(1, id);
     st.run();
+    m_store.checkpoint();
 }
 
 } // namespace stepscope

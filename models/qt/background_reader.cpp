@@ -1,6 +1,6 @@
 #include "models/qt/background_reader.h"
 
-#include "models/store/sqlite_statement.h"
+#include "models/store/session_store.h"
 
 #include <sqlite3.h>
 
@@ -46,9 +46,14 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
     m_job = job;
     setBusy(true);
     m_worker = std::thread([this, job, generation, file, work = std::move(work)] {
-        sqlite3 *db = nullptr;
         std::function<void()> deliver;
-        if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+        SessionConnection conn;
+        try {
+            conn = SessionStore::openReadOnlyConnection(file);
+        } catch (const StoreError &) {
+            // Not readable now (or not a session Stepscope trusts): nothing to show.
+        }
+        if (sqlite3 *db = conn.db()) {
             sqlite3_busy_timeout(db, 2000);
             {
                 std::lock_guard lock(job->mutex);
@@ -62,7 +67,7 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
             std::lock_guard lock(job->mutex);
             job->db = nullptr;
         }
-        sqlite3_close(db);
+        conn = SessionConnection();
         const bool cancelled = job->cancel.load();
         QMetaObject::invokeMethod(this, [this, generation, cancelled, deliver = std::move(deliver)] {
             if (generation != m_generation) return;  // a newer read owns the result slot

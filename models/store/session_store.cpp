@@ -39,91 +39,162 @@ SessionStore::SessionStore(const std::filesystem::path &file, Mode mode, const s
     open(migrations);
 }
 
-SessionStore::~SessionStore() { sqlite3_close_v2(m_db); }
+SessionStore::~SessionStore() {
+    if (m_mode == Mode::ReadWrite) m_conn.checkpoint();
+}
+
+namespace {
+int userVersion(sqlite3 *db) {
+    SqliteStatement st(db, "PRAGMA user_version");
+    return st.step() ? int(st.columnInt(0)) : 0;
+}
+
+void refuseNewer(int version, int latest) {
+    if (version > latest)
+        throw StoreError("written by a newer Stepscope (schema version " + std::to_string(version) +
+                         ", this build reads up to " + std::to_string(latest) + "); please upgrade Stepscope");
+}
+
+// A read-only connection never repairs: it refuses a session whose Stepscope objects are not
+// Stepscope's, so no foreign SQL runs. Foreign triggers cannot fire on it and are ignored; a
+// missing index only makes reads slower.
+void checkReadOnly(sqlite3 *db, const std::vector<Migration> &migrations) {
+    const int version = userVersion(db);
+    const int latest = migrations.empty() ? 0 : migrations.back().version;
+    refuseNewer(version, latest);
+    if (version < latest)
+        throw StoreError("session uses schema version " + std::to_string(version) +
+                         "; open it once read-write to upgrade it to version " + std::to_string(latest));
+    const SchemaCheck check = SessionSchema::expected(migrations, latest)->check(db);
+    std::string altered = check.altered.empty() ? std::string() : check.altered.front();
+    if (altered.empty() && !check.changed.empty())
+        altered = check.changed.front()->type + " " + check.changed.front()->name + " is not Stepscope's";
+    for (const SchemaObject *e : check.missing)
+        if (altered.empty() && e->type == "view") altered = "view " + e->name + " is missing";
+    if (!altered.empty())
+        throw StoreError("session was altered: " + altered +
+                         "; refusing to read it (opening it read-write once restores Stepscope's views and indexes)");
+    sqliteExec(db, "PRAGMA query_only=1");
+}
+} // namespace
+
+SessionConnection SessionStore::openReadOnlyConnection(const std::filesystem::path &file) {
+    SessionConnection conn = SessionConnection::open(file, SessionConnection::Access::ReadOnly);
+    try {
+        checkReadOnly(conn.db(), builtinMigrations());
+    } catch (const StoreError &e) {
+        throw StoreError(file.string() + ": " + e.what());
+    }
+    return conn;
+}
 
 void SessionStore::open(const std::vector<Migration> &migrations) {
     const std::string where = m_path.string();
-    const int flags = m_mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
-                                               : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(where.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        const std::string msg = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        sqlite3_close_v2(m_db);
-        m_db = nullptr;
-        throw StoreError(where + ": cannot open session: " + msg);
-    }
-    sqlite3_busy_timeout(m_db, 5000);
-    sqlite3_extended_result_codes(m_db, 1);
+    // Throws "<file>: ..." itself; refuses files that are not Stepscope sessions before any write.
+    m_conn = SessionConnection::open(m_path, m_mode == Mode::ReadOnly ? SessionConnection::Access::ReadOnly
+                                                                     : SessionConnection::Access::ReadWrite);
     try {
-        // A file that is not SQLite at all fails here, with SQLite's "file is not a database".
-        const int version = schemaVersion();
-        const int latest = migrations.empty() ? 0 : migrations.back().version;
-        if (version > latest)
-            throw StoreError("written by a newer Stepscope (schema version " + std::to_string(version) +
-                             ", this build reads up to " + std::to_string(latest) + "); please upgrade Stepscope");
-        if (m_mode == Mode::ReadWrite) {
-            sqliteExec(m_db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
-            migrate(migrations);
-        } else {
-            if (version < latest)
-                throw StoreError("session uses schema version " + std::to_string(version) +
-                                 "; open it once read-write to upgrade it to version " + std::to_string(latest));
-            sqliteExec(m_db, "PRAGMA query_only=1;");
-        }
+        if (m_mode == Mode::ReadWrite) openReadWrite(migrations);
+        else checkReadOnly(db(), migrations);
     } catch (const StoreError &e) {
-        sqlite3_close_v2(m_db);
-        m_db = nullptr;
-        throw StoreError(where + ": " + e.what());
+        m_conn = SessionConnection();
+        const std::string what = e.what();
+        throw StoreError(what.rfind(where + ": ", 0) == 0 ? what : where + ": " + what);
     }
 }
 
-int SessionStore::schemaVersion() const {
-    SqliteStatement st(m_db, "PRAGMA user_version");
-    return st.step() ? int(st.columnInt(0)) : 0;
+void SessionStore::openReadWrite(const std::vector<Migration> &migrations) {
+    const int version = schemaVersion();
+    const int latest = migrations.empty() ? 0 : migrations.back().version;
+    refuseNewer(version, latest);
+    // Checked before the first write, so a refused file is left exactly as it was.
+    const SchemaCheck before = SessionSchema::expected(migrations, version)->check(db());
+    if (!before.altered.empty())
+        throw StoreError("session was altered: " + before.altered.front() + "; refusing to modify it");
+    sqliteExec(db(), "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+    repair(before);
+    migrate(migrations);
+    if (version < latest) {
+        const SchemaCheck after = SessionSchema::expected(migrations, latest)->check(db());
+        if (!after.altered.empty())
+            throw StoreError("session was altered: " + after.altered.front() + "; refusing to modify it");
+        repair(after);
+    }
+    // Stamped on new sessions and on older ones at their first read-write open.
+    if (m_conn.applicationId() != kStepscopeApplicationId)
+        sqliteExec(db(), "PRAGMA application_id=" + std::to_string(kStepscopeApplicationId));
 }
+
+void SessionStore::repair(const SchemaCheck &check) {
+    if (check.triggers.empty() && check.changed.empty() && check.missing.empty()) return;
+    sqliteExec(db(), "BEGIN IMMEDIATE");
+    try {
+        const std::vector<std::string> done = SessionSchema::repair(db(), check);
+        if (schemaVersion() >= 1) {
+            // Said where the user looks for what happened to their files; kept across re-imports.
+            SqliteStatement log(db(), "INSERT INTO import_log(source_id, severity, file, position, message) "
+                                      "VALUES (NULL, 'warning', ?1, '', ?2)");
+            for (const std::string &line : done) {
+                log.bind(1, std::string_view(m_path.string()));
+                log.bind(2, std::string_view(line));
+                log.run();
+            }
+        }
+        sqliteExec(db(), "COMMIT");
+        m_openWarnings.insert(m_openWarnings.end(), done.begin(), done.end());
+    } catch (const StoreError &) {
+        sqliteExec(db(), "ROLLBACK");
+        throw;
+    }
+}
+
+int SessionStore::schemaVersion() const { return userVersion(db()); }
 
 void SessionStore::migrate(const std::vector<Migration> &migrations) {
     const int version = schemaVersion();
     for (const Migration &m : migrations) {
         if (m.version <= version) continue;
         // Each migration is all-or-nothing: a failure leaves the file at the previous version.
-        sqliteExec(m_db, "BEGIN IMMEDIATE");
+        sqliteExec(db(), "BEGIN IMMEDIATE");
         try {
-            sqliteExec(m_db, m.sql);
-            sqliteExec(m_db, "PRAGMA user_version=" + std::to_string(m.version));
-            sqliteExec(m_db, "COMMIT");
+            sqliteExec(db(), m.sql);
+            sqliteExec(db(), "PRAGMA user_version=" + std::to_string(m.version));
+            sqliteExec(db(), "COMMIT");
         } catch (const StoreError &e) {
-            sqliteExec(m_db, "ROLLBACK");
+            sqliteExec(db(), "ROLLBACK");
             throw StoreError("migration to schema version " + std::to_string(m.version) + " failed: " + e.what());
         }
     }
 }
 
 std::string SessionStore::setting(const std::string &key, const std::string &fallback) const {
-    SqliteStatement st(m_db, "SELECT value FROM session_setting WHERE key = ?1");
+    SqliteStatement st(db(), "SELECT value FROM session_setting WHERE key = ?1");
     st.bind(1, std::string_view(key));
     return st.step() ? st.columnText(0) : fallback;
 }
 
 void SessionStore::setSetting(const std::string &key, const std::string &value) {
-    SqliteStatement st(m_db, "INSERT INTO session_setting(key, value) VALUES (?1, ?2) "
+    SqliteStatement st(db(), "INSERT INTO session_setting(key, value) VALUES (?1, ?2) "
                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
     st.bind(1, std::string_view(key));
     st.bind(2, std::string_view(value));
     st.run();
+    checkpoint();
 }
 
 int64_t SessionStore::clockOffsetNs(const std::string &sourcePath) const {
-    SqliteStatement st(m_db, "SELECT clock_offset_ns FROM source_setting WHERE path = ?1");
+    SqliteStatement st(db(), "SELECT clock_offset_ns FROM source_setting WHERE path = ?1");
     st.bind(1, std::string_view(sourcePath));
     return st.step() ? st.columnInt(0) : 0;
 }
 
 void SessionStore::setClockOffsetNs(const std::string &sourcePath, int64_t offsetNs) {
-    SqliteStatement st(m_db, "INSERT INTO source_setting(path, clock_offset_ns) VALUES (?1, ?2) "
+    SqliteStatement st(db(), "INSERT INTO source_setting(path, clock_offset_ns) VALUES (?1, ?2) "
                              "ON CONFLICT(path) DO UPDATE SET clock_offset_ns = excluded.clock_offset_ns");
     st.bind(1, std::string_view(sourcePath));
     st.bind(2, offsetNs);
     st.run();
+    checkpoint();
 }
 
 } // namespace stepscope

@@ -2,19 +2,22 @@
 // SessionStore owns the SQLite connection to one `.stepscope` session file: it opens or creates the
 // file, applies schema migrations (resources/schema/NNN_*.sql, compiled into the library), and
 // refuses files written by a newer Stepscope. SessionWriter and SessionReader work through it.
+// A session may come from someone else: the connection is a hardened SessionConnection, and every
+// open compares the file's schema with Stepscope's (SessionSchema) before running anything -- a
+// read-write open restores our views and indexes and drops foreign triggers (saying so in
+// import_log), a read-only open refuses an altered session. Users' own data goes through the small
+// API below, and each write is checkpointed so that the file alone is complete.
 
+#include "models/store/session_connection.h"
+#include "models/store/session_schema.h"
 #include "models/store/sqlite_statement.h"
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace stepscope {
-
-struct Migration {
-    int version;      // schema version after applying it
-    std::string sql;  // statements to run
-};
 
 class SessionStore {
 public:
@@ -25,14 +28,29 @@ public:
     explicit SessionStore(const std::filesystem::path &file, Mode mode = Mode::ReadWrite);
     // For tests: open with a given migration list instead of the built-in one.
     SessionStore(const std::filesystem::path &file, Mode mode, const std::vector<Migration> &migrations);
-    ~SessionStore();
+    ~SessionStore();  // checkpoints: nothing is left only in -wal
     SessionStore(const SessionStore &) = delete;
     SessionStore &operator=(const SessionStore &) = delete;
 
-    sqlite3 *db() const { return m_db; }
+    // A read-only connection for a worker thread (timeline loader, background reads), opened and
+    // checked like a Mode::ReadOnly store. Throws StoreError.
+    static SessionConnection openReadOnlyConnection(const std::filesystem::path &file);
+
+    sqlite3 *db() const { return m_conn.db(); }
     const std::filesystem::path &path() const { return m_path; }
     Mode mode() const { return m_mode; }
     int schemaVersion() const;
+    // What the open repaired (foreign triggers dropped, views restored); also in import_log.
+    const std::vector<std::string> &openWarnings() const { return m_openWarnings; }
+
+    // Stops the statement running on this store's connection; safe from any thread.
+    void interrupt() { m_conn.interrupt(); }
+    // See SessionConnection: one statement runs at most this long (60 s by default).
+    void setStatementTimeLimit(std::chrono::milliseconds limit) { m_conn.setStatementTimeLimit(limit); }
+    // Makes the session file complete on its own (everything in -wal copied into it). Called after
+    // each import commit and each user-data write; false when a reader delayed it (see
+    // SessionConnection::checkpoint).
+    bool checkpoint() { return m_conn.checkpoint(); }
 
     // The built-in migrations, in order (from the Qt resources of the models library).
     static const std::vector<Migration> &builtinMigrations();
@@ -48,11 +66,14 @@ public:
 
 private:
     void open(const std::vector<Migration> &migrations);
+    void openReadWrite(const std::vector<Migration> &migrations);
+    void repair(const SchemaCheck &check);
     void migrate(const std::vector<Migration> &migrations);
 
     std::filesystem::path m_path;
     Mode m_mode;
-    sqlite3 *m_db = nullptr;
+    SessionConnection m_conn;
+    std::vector<std::string> m_openWarnings;
 };
 
 } // namespace stepscope

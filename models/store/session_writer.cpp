@@ -89,6 +89,7 @@ void SessionWriter::commit() {
     sqliteExec(m_store.db(), "COMMIT");
     m_active = false;
     restoreCacheSize();
+    m_store.checkpoint();  // the import is in the session file itself, not only in -wal
 }
 
 void SessionWriter::rollback() {

@@ -1,12 +1,20 @@
 #include "models/store/sqlite_statement.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace stepscope {
 
 namespace {
+// Which connection's statement the progress handler of this thread stopped last, and its limit.
+struct StatementStop {
+    sqlite3 *db = nullptr;
+    int64_t limitMs = 0;
+};
+thread_local StatementStop t_stop;
+
 [[noreturn]] void fail(sqlite3 *db, std::string_view what) {
-    throw StoreError(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "no database"));
+    throw StoreError(std::string(what) + ": " + (db ? sqliteErrorMessage(db, sqlite3_extended_errcode(db)) : "no database"));
 }
 } // namespace
 
@@ -43,7 +51,7 @@ bool SqliteStatement::step() {
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    const std::string msg = sqlite3_errmsg(m_db);
+    const std::string msg = sqliteErrorMessage(m_db, rc);
     sqlite3_reset(m_stmt);
     throw StoreError(msg);
 }
@@ -75,11 +83,34 @@ int SqliteStatement::columnType(int col) const { return sqlite3_column_type(m_st
 void sqliteExec(sqlite3 *db, std::string_view sql) {
     char *err = nullptr;
     const std::string text(sql);
-    if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errmsg(db);
+    if (const int rc = sqlite3_exec(db, text.c_str(), nullptr, nullptr, &err); rc != SQLITE_OK) {
+        std::string msg = sqliteErrorMessage(db, rc, err);
         sqlite3_free(err);
         throw StoreError(msg);
     }
+}
+
+void noteStatementStopped(sqlite3 *db, int64_t limitMs) { t_stop = {db, limitMs}; }
+
+void clearStatementStop(sqlite3 *db) {
+    if (t_stop.db == db) t_stop = {};
+}
+
+std::string sqliteErrorMessage(sqlite3 *db, int rc, const char *message) {
+    const int primary = rc & 0xff;
+    if (primary == SQLITE_INTERRUPT && db && t_stop.db == db) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", double(t_stop.limitMs) / 1000.0);
+        t_stop = {};
+        return std::string("statement stopped after ") + seconds + " s (the time limit for one statement)";
+    }
+    std::string msg = message ? message : (db ? sqlite3_errmsg(db) : "no database");
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_IOERR) {
+        const char *file = db ? sqlite3_db_filename(db, "main") : nullptr;
+        if (file && *file) msg = std::string(file) + ": " + msg;
+        if (primary != SQLITE_IOERR) msg += " (the session file is damaged)";
+    }
+    return msg;
 }
 
 } // namespace stepscope

@@ -57,4 +57,13 @@ private:
 // Executes one or more statements that return no rows.
 void sqliteExec(sqlite3 *db, std::string_view sql);
 
+// The message for a failed call: SQLite's own, except that a statement stopped by its time limit
+// says so, and damaged or unreadable files are named (the caller may not know which file it was).
+std::string sqliteErrorMessage(sqlite3 *db, int rc, const char *message = nullptr);
+
+// Called by a connection's progress handler, on the thread running the statement, just before it
+// stops the statement for running longer than `limitMs`; read back by sqliteErrorMessage().
+void noteStatementStopped(sqlite3 *db, int64_t limitMs);
+void clearStatementStop(sqlite3 *db);
+
 } // namespace stepscope

@@ -1,6 +1,6 @@
 #include "models/timeline/timeline_window_loader.h"
 
-#include "models/store/sqlite_statement.h"
+#include "models/store/session_store.h"
 
 #include <sqlite3.h>
 
@@ -17,10 +17,11 @@ bool TimelineWindowLoader::open(const std::filesystem::path &file) {
     std::error_code ec;
     if (file.empty() || !std::filesystem::is_regular_file(file, ec)) return false;
     // Try the connection here first, so a file SQLite cannot share says so now, not later.
-    sqlite3 *probe = nullptr;
-    const int rc = sqlite3_open_v2(file.c_str(), &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-    sqlite3_close(probe);
-    if (rc != SQLITE_OK) return false;
+    try {
+        SessionStore::openReadOnlyConnection(file);
+    } catch (const StoreError &) {
+        return false;
+    }
     m_stop = false;
     m_worker = std::thread([this, file] { run(file); });
     return true;
@@ -71,8 +72,14 @@ bool TimelineWindowLoader::waitIdle(int timeoutMs) {
 }
 
 void TimelineWindowLoader::run(std::filesystem::path file) {
-    sqlite3 *db = nullptr;
-    const bool ok = sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK;
+    SessionConnection conn;
+    try {
+        conn = SessionStore::openReadOnlyConnection(file);
+    } catch (const StoreError &) {
+        // Every request of this loader then comes back marked failed.
+    }
+    sqlite3 *db = conn.db();
+    const bool ok = db != nullptr;
     if (ok) sqlite3_busy_timeout(db, 2000);
     for (;;) {
         Request r;
@@ -99,7 +106,6 @@ void TimelineWindowLoader::run(std::filesystem::path file) {
         }
         QMetaObject::invokeMethod(this, &TimelineWindowLoader::ready, Qt::QueuedConnection);
     }
-    sqlite3_close(db);
 }
 
 TimelineWindowLoader::Result TimelineWindowLoader::read(sqlite3 *db, const Request &r) const {

@@ -1,0 +1,279 @@
+#include "models/store/session_connection.h"
+
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <utility>
+
+namespace stepscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+// A checkpoint after a user's edit must not freeze the window behind a long background read: it
+// waits this long at most, and whatever it could not copy yet is copied by the next one.
+constexpr int kCheckpointBusyMs = 250;
+// VM instructions between two looks at the clock: frequent enough to stop within milliseconds,
+// rare enough to cost nothing measurable.
+constexpr int kProgressOps = 1000;
+
+std::atomic<int64_t> g_defaultLimitMs{60000};
+
+int64_t steadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// What the first read of a file says about it, before anything is written.
+struct Identity {
+    int64_t applicationId = 0;
+    int64_t userVersion = 0;
+    int64_t objects = 0;     // rows in sqlite_schema
+    int64_t coreTables = 0;  // of the tables every Stepscope session has had since schema version 1
+};
+constexpr int64_t kCoreTables = 6;
+
+int readIdentity(sqlite3 *db, Identity &id, std::string &error) {
+    static const char *const kSql =
+        "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+        "(SELECT count(*) FROM sqlite_schema), (SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
+        "name IN ('meta', 'string', 'source', 'run', 'track', 'slice'))";
+    sqlite3_stmt *st = nullptr;
+    int rc = sqlite3_prepare_v2(db, kSql, -1, &st, nullptr);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            id = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                  sqlite3_column_int64(st, 3)};
+            rc = SQLITE_OK;
+        }
+    }
+    if (rc != SQLITE_OK) {
+        rc = sqlite3_extended_errcode(db);
+        error = sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+// `file:` URI for SQLite's immutable mode: no locks, no -shm, the file is taken as it is.
+std::string immutableUri(const fs::path &file) {
+    std::error_code ec;
+    const std::string path = fs::absolute(file, ec).string();
+    std::string uri = "file:";
+    static const char kHex[] = "0123456789ABCDEF";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || std::strchr("/._~-", c)) {
+            uri += char(c);
+        } else {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 15];
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+int64_t fileSize(const std::string &file) {
+    std::error_code ec;
+    const auto n = fs::file_size(file, ec);
+    return ec ? -1 : int64_t(n);
+}
+
+std::string hex32(int64_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", unsigned(uint32_t(v)));
+    return buf;
+}
+
+} // namespace
+
+// Per-connection state of the statement limit. The trace and progress callbacks run on the thread
+// that steps the statement; only the limit itself is read across threads.
+struct SessionConnection::Guard {
+    sqlite3 *db = nullptr;
+    std::atomic<int64_t> limitMs{0};
+    int64_t startNs = 0;  // 0: the statement that runs now has not looked at the clock yet
+    int64_t lastNs = 0;   // the previous progress call
+};
+
+namespace {
+
+// A statement starts (its first step): the next progress call takes the clock afresh. Trigger
+// programs and statements nested in a user function trace their own text, not the statement's.
+int onTrace(unsigned type, void *ctx, void *p, void *x) {
+    if (type != SQLITE_TRACE_STMT) return 0;
+    auto *guard = static_cast<SessionConnection::Guard *>(ctx);
+    const char *sql = sqlite3_sql(static_cast<sqlite3_stmt *>(p));
+    const char *traced = static_cast<const char *>(x);
+    if (traced == sql || (sql && traced && std::strcmp(sql, traced) == 0)) {
+        guard->startNs = 0;
+        clearStatementStop(guard->db);
+    }
+    return 0;
+}
+
+int onProgress(void *ctx) {
+    auto *guard = static_cast<SessionConnection::Guard *>(ctx);
+    const int64_t limitMs = guard->limitMs.load(std::memory_order_relaxed);
+    if (limitMs <= 0) return 0;
+    const int64_t limitNs = limitMs * 1000000, now = steadyNs();
+    // No SQLite work for longer than the limit means the connection sat idle (or the caller spent
+    // that long between two steps): count from now, so only time spent inside SQLite is judged.
+    if (guard->startNs == 0 || now - guard->lastNs > limitNs) guard->startNs = now;
+    guard->lastNs = now;
+    if (now - guard->startNs <= limitNs) return 0;
+    noteStatementStopped(guard->db, limitMs);
+    return 1;
+}
+
+// Nothing in the file gets to run code or change the connection: views and indexes may call only
+// innocuous functions, triggers never fire (Stepscope's schema has none; a foreign one is dropped
+// on a read-write open), extension loading and fts3_tokenizer's pointer form are off, and defensive
+// mode keeps writable_schema and friends from editing sqlite_schema or pages directly.
+void harden(sqlite3 *db, SessionConnection::Guard *guard) {
+    struct Setting { int op; int value; const char *name; };
+    static const Setting kSettings[] = {
+        {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "trusted_schema"},
+        {SQLITE_DBCONFIG_DEFENSIVE, 1, "defensive"},
+        {SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, "fts3_tokenizer"},
+        {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "load_extension"},
+        {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "triggers"},
+    };
+    for (const Setting &s : kSettings) {
+        int now = -1;
+        if (sqlite3_db_config(db, s.op, s.value, &now) != SQLITE_OK || now != s.value)
+            throw StoreError(std::string("this SQLite cannot switch off ") + s.name);
+    }
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    // Damaged pages give an error when read rather than a wrong row later.
+    sqliteExec(db, "PRAGMA cell_size_check=ON");
+    guard->db = db;
+    sqlite3_trace_v2(db, SQLITE_TRACE_STMT, onTrace, guard);
+    sqlite3_progress_handler(db, kProgressOps, onProgress, guard);
+}
+
+} // namespace
+
+SessionConnection SessionConnection::open(const fs::path &file, Access access) {
+    const std::string where = file.string();
+    SessionConnection c;
+    c.m_access = access;
+    c.m_guard = std::make_unique<Guard>();
+    c.m_guard->limitMs = g_defaultLimitMs.load();
+    std::string error;
+    const auto connect = [&](const std::string &name, int flags) {
+        const int rc = sqlite3_open_v2(name.c_str(), &c.m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+        if (rc != SQLITE_OK) {
+            error = c.m_db ? sqlite3_errmsg(c.m_db) : "out of memory";
+            c.close();
+            return rc;
+        }
+        try {
+            harden(c.m_db, c.m_guard.get());
+        } catch (const StoreError &e) {
+            error = e.what();
+            c.close();
+            return SQLITE_ERROR;
+        }
+        return SQLITE_OK;
+    };
+    Identity id;
+    int rc = connect(where, access == Access::ReadWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY);
+    if (rc == SQLITE_OK) rc = readIdentity(c.m_db, id, error);
+    std::error_code ec;
+    const int primary = rc & 0xff;
+    if (access == Access::ReadOnly && (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY) && fs::is_regular_file(file, ec)) {
+        // A session in a folder that cannot hold the -shm file (a read-only share, a CD, another
+        // user's folder) can still be read as an immutable file -- unless changes are still only
+        // in its -wal, which immutable mode would not see.
+        c.close();
+        const std::string name = file.filename().string();
+        if (const int64_t wal = fileSize(where + "-wal"); wal > 0)
+            throw StoreError(where + ": cannot read the session here: its folder is not writable, so SQLite cannot create " +
+                             name + "-shm, and " + std::to_string(wal) + " bytes of its latest changes are still only in " +
+                             name + "-wal; open it once where the folder is writable (or copy both files elsewhere)");
+        rc = connect(immutableUri(file), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+        c.m_immutable = rc == SQLITE_OK;
+        if (rc == SQLITE_OK) rc = readIdentity(c.m_db, id, error);
+    }
+    if (rc != SQLITE_OK) {
+        c.close();
+        if ((rc & 0xff) == SQLITE_NOTADB) throw StoreError(where + ": not a Stepscope session (" + error + ")");
+        if ((rc & 0xff) == SQLITE_CORRUPT) error += " (the session file is damaged)";
+        throw StoreError(where + ": cannot open session: " + error);
+    }
+    const bool ours = id.applicationId == kStepscopeApplicationId;
+    const bool empty = id.applicationId == 0 && id.userVersion == 0 && id.objects == 0;
+    const bool older = id.applicationId == 0 && id.userVersion >= 1 && id.coreTables == kCoreTables;
+    if (!ours && !older && !(empty && access == Access::ReadWrite)) {
+        c.close();
+        if (empty) throw StoreError(where + ": not a Stepscope session (an empty database)");
+        throw StoreError(where + ": not a Stepscope session (application_id " + hex32(id.applicationId) +
+                         (id.applicationId == 0 ? ", without Stepscope's tables" : "") + "); refusing to " +
+                         (access == Access::ReadWrite ? "modify" : "read") + " it");
+    }
+    return c;
+}
+
+SessionConnection::SessionConnection() = default;
+
+SessionConnection::~SessionConnection() { close(); }
+
+SessionConnection::SessionConnection(SessionConnection &&other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr)), m_access(other.m_access), m_immutable(other.m_immutable),
+      m_guard(std::move(other.m_guard)) {}
+
+SessionConnection &SessionConnection::operator=(SessionConnection &&other) noexcept {
+    if (this != &other) {
+        close();
+        m_db = std::exchange(other.m_db, nullptr);
+        m_access = other.m_access;
+        m_immutable = other.m_immutable;
+        m_guard = std::move(other.m_guard);
+    }
+    return *this;
+}
+
+void SessionConnection::close() {
+    if (!m_db) return;
+    clearStatementStop(m_db);
+    sqlite3_close_v2(m_db);
+    m_db = nullptr;
+}
+
+int32_t SessionConnection::applicationId() const {
+    SqliteStatement st(m_db, "PRAGMA application_id");
+    return st.step() ? int32_t(st.columnInt(0)) : 0;
+}
+
+void SessionConnection::interrupt() {
+    if (m_db) sqlite3_interrupt(m_db);
+}
+
+void SessionConnection::setStatementTimeLimit(std::chrono::milliseconds limit) {
+    if (m_guard) m_guard->limitMs = int64_t(limit.count());
+}
+
+std::chrono::milliseconds SessionConnection::statementTimeLimit() const {
+    return std::chrono::milliseconds(m_guard ? m_guard->limitMs.load() : 0);
+}
+
+void SessionConnection::setDefaultStatementTimeLimit(std::chrono::milliseconds limit) { g_defaultLimitMs = int64_t(limit.count()); }
+
+std::chrono::milliseconds SessionConnection::defaultStatementTimeLimit() { return std::chrono::milliseconds(g_defaultLimitMs.load()); }
+
+bool SessionConnection::checkpoint() {
+    if (!m_db || m_access == Access::ReadOnly) return true;
+    if (!sqlite3_get_autocommit(m_db)) return false;  // inside a transaction: its commit checkpoints
+    sqlite3_busy_timeout(m_db, kCheckpointBusyMs);
+    const int rc = sqlite3_wal_checkpoint_v2(m_db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    return rc == SQLITE_OK;
+}
+
+} // namespace stepscope

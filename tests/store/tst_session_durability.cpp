@@ -1,0 +1,188 @@
+// The session file is complete on its own and readable wherever it lies (DESIGN.md "Session files
+// are input too"): an import and every user-data write (note, saved view, setting, clock offset)
+// are in the .stepscope file itself while the store is still open, closing the store leaves nothing
+// in -wal, a session in a folder that cannot hold -shm still opens read-only (or says why not),
+// and damaged pages give a StoreError naming the file, never an abort.
+
+#include "models/annotations/annotation_store.h"
+#include "tests/store/store_test_support.h"
+#include "tests/test_support.h"
+
+#include <QtTest>
+
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <optional>
+
+using namespace stepscope;
+using namespace stepscope::test;
+namespace fs = std::filesystem;
+
+namespace {
+// Runs `body` in a child process as an unprivileged user when this is root (root ignores folder
+// permissions); returns what it reported, or nullopt when privileges cannot be dropped here.
+std::optional<std::string> runUnprivileged(const std::function<std::string()> &body) {
+    int fds[2];
+    if (pipe(fds) != 0) return std::nullopt;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        std::string out;
+        if (geteuid() == 0 && (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) {
+            out = "<cannot drop privileges>";
+        } else {
+            try {
+                out = body();
+            } catch (const std::exception &e) {
+                out = std::string("error: ") + e.what();
+            }
+        }
+        if (write(fds[1], out.data(), out.size()) < 0) _exit(2);
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (out == "<cannot drop privileges>") return std::nullopt;
+    return out;
+}
+
+std::string readSession(const fs::path &file) {
+    SessionStore s(file, SessionStore::Mode::ReadOnly);
+    return "ok: " + std::to_string(SessionReader(s).sliceCount()) + " slices";
+}
+} // namespace
+
+class TstSessionDurability : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    fs::path path(const std::string &name) const { return fs::path(m_dir.path().toStdString()) / name; }
+
+    // A folder nobody can write into, holding `files`; the caller restores its mode.
+    fs::path readOnlyFolder(const std::string &name, const std::vector<fs::path> &files) {
+        fs::permissions(m_dir.path().toStdString(), fs::perms(0755));
+        const fs::path dir = path(name);
+        fs::create_directory(dir);
+        for (const fs::path &f : files) {
+            fs::copy_file(f, dir / f.filename());
+            fs::permissions(dir / f.filename(), fs::perms(0444));
+        }
+        fs::permissions(dir, fs::perms(0555));
+        return dir;
+    }
+
+private slots:
+    void importAndUserDataAreInTheFileItself() {
+        const fs::path file = path("live.stepscope");
+        SessionStore store(file);
+        {
+            SessionWriter w(store);
+            w.begin();
+            const int64_t src = w.addSource("/data/a.json", "test", 1);
+            w.addRun(src, RunInfo{"host-a"});
+            w.commit();
+        }
+        AnnotationStore notes(store);
+        notes.insert(Annotation{0, 1000, 2000, "slow step"});
+        notes.insert(SavedView{0, "warm-up", 0, 5000, {}});
+        store.setSetting("batch_size", "64");
+        store.setClockOffsetNs("/data/a.json", 1234);
+        // Copy the .stepscope alone, while the store is still open, as a user mailing it would.
+        const fs::path copy = path("copy.stepscope");
+        fs::copy_file(file, copy);
+        SessionStore s(copy, SessionStore::Mode::ReadOnly);
+        QCOMPARE(text(s.db(), "SELECT name FROM run"), std::string("host-a"));
+        QCOMPARE(text(s.db(), "SELECT text FROM annotation"), std::string("slow step"));
+        QCOMPARE(text(s.db(), "SELECT name FROM bookmark"), std::string("warm-up"));
+        QCOMPARE(s.setting("batch_size"), std::string("64"));
+        QCOMPARE(s.clockOffsetNs("/data/a.json"), int64_t(1234));
+    }
+
+    void closingLeavesNothingInWal() {
+        const fs::path file = path("closed.stepscope");
+        writeSession(file);
+        // Another connection stays open (a second window, a loader), so SQLite's own clean-up at
+        // the last close does not run.
+        SessionConnection other = SessionStore::openReadOnlyConnection(file);
+        QCOMPARE(scalar(other.db(), "SELECT count(*) FROM slice"), int64_t(3));
+        {
+            SessionStore store(file);
+            sqliteExec(store.db(), "INSERT INTO annotation(start_ns, end_ns, text) VALUES (1, 2, 'written last')");
+            QVERIFY(fileSize(file.string() + "-wal") > 0);
+        }
+        QCOMPARE(fileSize(file.string() + "-wal"), int64_t(0));
+        const fs::path copy = path("closed-copy.stepscope");
+        fs::copy_file(file, copy);
+        SessionStore s(copy, SessionStore::Mode::ReadOnly);
+        QCOMPARE(text(s.db(), "SELECT text FROM annotation"), std::string("written last"));
+    }
+
+    void readOnlyFolderStillOpens() {
+        const fs::path file = path("shared.stepscope");
+        writeSession(file);
+        const fs::path dir = readOnlyFolder("readonly", {file});
+        const auto report = runUnprivileged([&] { return readSession(dir / file.filename()); });
+        fs::permissions(dir, fs::perms(0755));
+        if (!report) QSKIP("cannot run as an unprivileged user here");
+        QVERIFY2(*report == "ok: 3 slices", report->c_str());
+        QVERIFY(!fs::exists(dir / "shared.stepscope-shm"));
+    }
+
+    void readOnlyFolderWithPendingWalSaysWhy() {
+        const fs::path file = path("pending.stepscope");
+        writeSession(file);
+        // Changes still only in -wal: written by a connection that has not checkpointed yet.
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "PRAGMA wal_autocheckpoint=0; INSERT INTO annotation(start_ns, end_ns, text) VALUES (1, 2, 'x')",
+                              nullptr, nullptr, nullptr), SQLITE_OK);
+        const fs::path dir = readOnlyFolder("readonly-wal", {file, file.string() + "-wal"});
+        sqlite3_close(db);
+        const auto report = runUnprivileged([&] { return readSession(dir / file.filename()); });
+        fs::permissions(dir, fs::perms(0755));
+        if (!report) QSKIP("cannot run as an unprivileged user here");
+        QVERIFY2(report->find("error: " + (dir / file.filename()).string() + ": cannot read the session here") == 0 &&
+                     report->find("still only in pending.stepscope-wal") != std::string::npos, report->c_str());
+    }
+
+    void damagedPagesGiveStoreErrorNamingTheFile() {
+        const fs::path file = path("damaged.stepscope");
+        writeSession(file, 20000);
+        const int64_t size = fileSize(file);
+        QVERIFY(size > 200 * 4096);
+        {
+            // Overwrite the middle third of the file, page-aligned, with a byte pattern.
+            std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+            const int64_t from = size / 3 / 4096 * 4096, to = 2 * size / 3 / 4096 * 4096;
+            const std::string junk(size_t(to - from), '\x5a');
+            f.seekp(from);
+            f.write(junk.data(), std::streamsize(junk.size()));
+        }
+        QString msg;
+        try {
+            SessionStore s(file, SessionStore::Mode::ReadOnly);
+            SessionReader r(s);
+            for (const RunRow &run : r.runs()) {
+                r.tracks(run.id);
+                r.runTimeRange(run.id);
+            }
+            r.sliceCount();
+            msg = "<read without error>";
+        } catch (const StoreError &e) {
+            msg = QString::fromStdString(e.what());
+        }
+        QVERIFY2(msg.contains(QString::fromStdString(file.string()) + ": ") && msg.contains("damaged"), qPrintable(msg));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSessionDurability)
+#include "tst_session_durability.moc"
