@@ -1,8 +1,10 @@
 // `stepscope query S.stepscope "SELECT ..." [--format csv|json]`: read-only SQL over a session.
 // Read-only is enforced by SQLite itself (read-only connection + query_only + statement check +
 // an authorizer), never by looking at the SQL text. The authorizer closes what the others let
-// through: ATTACH creates a file at any path even on a read-only connection, and a PRAGMA that sets
-// a value (query_only = 0, writable_schema = 1) changes the connection.
+// through: ATTACH creates a file at any path even on a read-only connection, a PRAGMA that sets
+// a value (query_only = 0, writable_schema = 1) changes the connection, and a few SQL functions
+// reach outside the query (fts3_tokenizer hands out or installs code pointers, load_extension loads
+// code, readfile/writefile/edit touch files or start programs where a build registers them).
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
@@ -17,10 +19,16 @@
 namespace stepscope::cli {
 
 namespace {
-// Denies ATTACH/DETACH and pragmas that set something; pragmas that only read (with or without an
-// argument such as a table name) stay allowed.
+// Denies ATTACH/DETACH, the functions above and pragmas that set something; pragmas that only
+// read (with or without an argument such as a table name) stay allowed.
 int readOnlyAuthorizer(void *, int action, const char *name, const char *arg, const char *, const char *) {
     if (action == SQLITE_ATTACH || action == SQLITE_DETACH) return SQLITE_DENY;
+    if (action == SQLITE_FUNCTION) {
+        static const char *const kDenied[] = {"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit"};
+        for (const char *f : kDenied)
+            if (arg && sqlite3_stricmp(arg, f) == 0) return SQLITE_DENY;
+        return SQLITE_OK;
+    }
     if (action != SQLITE_PRAGMA || !arg) return SQLITE_OK;
     static const char *const kReadWithArgument[] = {"table_info", "table_xinfo", "table_list", "index_list", "index_info",
                                                     "index_xinfo", "foreign_key_list", "foreign_key_check",

@@ -97,6 +97,23 @@ private slots:
         QCOMPARE(runCli({"query", m_session, "PRAGMA user_version"}).out.find("99"), std::string::npos);
     }
 
+    // Functions that reach outside the query are refused by name: fts3_tokenizer hands out (or, with
+    // a second argument, installs) a code pointer, load_extension loads code.
+    void connectionChangingFunctionsAreDenied_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("fts3_tokenizer read") << "SELECT hex(fts3_tokenizer('simple'))";
+        QTest::newRow("fts3_tokenizer install") << "SELECT fts3_tokenizer('simple', x'4141414141414141')";
+        QTest::newRow("fts3_tokenizer in a subquery") << "SELECT (SELECT length(fts3_tokenizer('porter'))) AS n";
+        QTest::newRow("load_extension upper case") << "SELECT LOAD_EXTENSION('/nonexistent/libevil')";
+    }
+    void connectionChangingFunctionsAreDenied() {
+        QFETCH(QString, sql);
+        const QByteArray before = digest(m_session);
+        const Result r = runCli({"query", m_session, sql.toStdString()});
+        QVERIFY2(r.code != 0 && r.out.empty() && r.err.find("not authorized") != std::string::npos, (r.out + r.err).c_str());
+        QCOMPARE(digest(m_session), before);
+    }
+
     void sessionStillIntact() {
         const Result r = runCli({"query", m_session, "PRAGMA integrity_check"});
         QCOMPARE(r.code, 0);
