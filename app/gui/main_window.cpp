@@ -447,18 +447,12 @@ void MainWindow::saveSessionAs() {
     if (!m_session->isOpen()) return;
     const QString target = QFileDialog::getSaveFileName(this, tr("Save session as"), {}, tr("Stepscope sessions (*.stepscope)"));
     if (target.isEmpty()) return;
-    sqlite3 *dest = nullptr;
-    if (sqlite3_open(target.toUtf8().constData(), &dest) == SQLITE_OK) {
-        sqlite3_backup *b = sqlite3_backup_init(dest, "main", m_session->store()->db(), "main");
-        if (b) {
-            sqlite3_backup_step(b, -1);
-            sqlite3_backup_finish(b);
-        }
+    try {
+        m_session->store()->saveCopyTo(target.toStdString());
+        statusBar()->showMessage(tr("Saved %1").arg(target), 4000);
+    } catch (const StoreError &e) {
+        QMessageBox::warning(this, tr("Save failed"), QString::fromStdString(e.what()));
     }
-    const bool ok = sqlite3_errcode(dest) == SQLITE_OK;
-    sqlite3_close(dest);
-    if (!ok) QMessageBox::warning(this, tr("Save failed"), tr("Could not write %1").arg(target));
-    else statusBar()->showMessage(tr("Saved %1").arg(target), 4000);
 }
 
 void MainWindow::exportPicture(const QString &view) {

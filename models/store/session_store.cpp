@@ -197,4 +197,26 @@ void SessionStore::setClockOffsetNs(const std::string &sourcePath, int64_t offse
     checkpoint();
 }
 
+void SessionStore::saveCopyTo(const std::filesystem::path &target) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::equivalent(target, m_path, ec))
+        throw StoreError(target.string() + ": is the session itself; choose another file to save a copy to");
+    const fs::path partial = target.string() + ".partial";
+    fs::remove(partial, ec);
+    try {
+        SqliteStatement st(db(), "VACUUM INTO ?1");
+        st.bind(1, std::string_view(partial.string()));
+        st.run();
+    } catch (const StoreError &e) {
+        fs::remove(partial, ec);
+        throw StoreError(target.string() + ": cannot save a copy: " + e.what());
+    }
+    fs::rename(partial, target, ec);
+    if (ec) {
+        fs::remove(partial, ec);
+        throw StoreError(target.string() + ": cannot save a copy: " + ec.message());
+    }
+}
+
 } // namespace stepscope

@@ -52,6 +52,11 @@ public:
     // SessionConnection::checkpoint).
     bool checkpoint() { return m_conn.checkpoint(); }
 
+    // Writes a complete, compact copy of the session to `target` (Save Session As): a new file next
+    // to it, renamed over it when whole, so a failure leaves `target` as it was. Refuses this
+    // session's own file. Throws StoreError naming the target and the reason.
+    void saveCopyTo(const std::filesystem::path &target);
+
     // The built-in migrations, in order (from the Qt resources of the models library).
     static const std::vector<Migration> &builtinMigrations();
     static int latestSchemaVersion();

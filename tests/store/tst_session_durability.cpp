@@ -60,6 +60,7 @@ std::string readSession(const fs::path &file) {
     SessionStore s(file, SessionStore::Mode::ReadOnly);
     return "ok: " + std::to_string(SessionReader(s).sliceCount()) + " slices";
 }
+void writeFileText(const fs::path &p, const std::string &text) { std::ofstream(p, std::ios::binary) << text; }
 } // namespace
 
 class TstSessionDurability : public QObject {
@@ -124,6 +125,41 @@ private slots:
         fs::copy_file(file, copy);
         SessionStore s(copy, SessionStore::Mode::ReadOnly);
         QCOMPARE(text(s.db(), "SELECT text FROM annotation"), std::string("written last"));
+    }
+
+    void saveCopyWritesACompleteFileOrNothing() {
+        const fs::path file = path("original.stepscope");
+        writeSession(file, 40);
+        SessionStore store(file);
+        AnnotationStore(store).insert(Annotation{0, 10, 20, "kept in the copy"});
+        const fs::path copy = path("saved-as.stepscope");
+        writeFileText(copy, "an older file in the way");
+        store.saveCopyTo(copy);
+        QVERIFY(!fs::exists(copy.string() + ".partial"));
+        {
+            SessionStore s(copy, SessionStore::Mode::ReadOnly);
+            QCOMPARE(scalar(s.db(), "SELECT count(*) FROM slice"), int64_t(40));
+            QCOMPARE(text(s.db(), "SELECT text FROM annotation"), std::string("kept in the copy"));
+        }
+        // Onto itself, or into a folder that does not exist: a StoreError naming the target, and
+        // nothing changed or left behind.
+        const auto before = fs::file_size(file);
+        bool threw = false;
+        try {
+            store.saveCopyTo(file);
+        } catch (const StoreError &e) {
+            threw = std::string(e.what()).find("original.stepscope") != std::string::npos;
+        }
+        QVERIFY(threw);
+        QCOMPARE(fs::file_size(file), before);
+        threw = false;
+        try {
+            store.saveCopyTo(path("no-such-folder/x.stepscope"));
+        } catch (const StoreError &e) {
+            threw = std::string(e.what()).find("x.stepscope") != std::string::npos;
+        }
+        QVERIFY(threw);
+        QVERIFY(!fs::exists(path("no-such-folder")));
     }
 
     void readOnlyFolderStillOpens() {
