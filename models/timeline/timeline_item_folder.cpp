@@ -5,8 +5,9 @@
 
 namespace stepscope {
 
-TimelineItemFolder::TimelineItemFolder(int64_t baseNs, double minWidthNs, std::vector<TimelineItem> &out)
-    : m_base(baseNs), m_minWidth(std::max<int64_t>(1, int64_t(std::ceil(minWidthNs)))), m_out(out) {}
+TimelineItemFolder::TimelineItemFolder(int64_t baseNs, double minWidthNs, std::vector<TimelineItem> &out, uint32_t maxDepth)
+    : m_base(baseNs), m_minWidth(std::max<int64_t>(1, int64_t(std::ceil(minWidthNs)))),
+      m_maxDepth(std::min<uint32_t>(maxDepth, kMaxTimelineDepth - 1)), m_out(out) {}
 
 TimelineItemFolder::Pending &TimelineItemFolder::pending(uint32_t depth) {
     if (m_pending.size() <= depth) m_pending.resize(depth + 1);
@@ -14,6 +15,7 @@ TimelineItemFolder::Pending &TimelineItemFolder::pending(uint32_t depth) {
 }
 
 void TimelineItemFolder::addSlice(int64_t start, int64_t dur, int64_t id, int32_t name, uint32_t depth) {
+    depth = std::min(depth, m_maxDepth);
     if (dur >= m_minWidth) {
         flush(depth);
         TimelineItem it;
@@ -43,6 +45,7 @@ void TimelineItemFolder::addSlice(int64_t start, int64_t dur, int64_t id, int32_
 void TimelineItemFolder::addGroup(int64_t start, int64_t end, uint32_t count, int64_t busyNs, int32_t name,
                                   int64_t longestNs, uint32_t depth) {
     if (count == 0) return;
+    depth = std::min(depth, m_maxDepth);
     Pending &p = pending(depth);
     if (p.count > 0 && start - p.end < m_minWidth) {
         p.end = std::max(p.end, end);

@@ -5,6 +5,7 @@
 // busy time and dominant (longest) name (Tracy's folding). Nothing is dropped: the counts of the
 // items it emits add up to the events fed in. Used by TimelineModel::fetch; pure, tested directly.
 
+#include "models/timeline/timeline_lod.h"
 #include "models/timeline/timeline_types.h"
 
 #include <vector>
@@ -14,7 +15,10 @@ namespace stepscope {
 class TimelineItemFolder {
 public:
     // Times fed in are relative; items come out absolute (+ baseNs). minWidthNs is one pixel.
-    TimelineItemFolder(int64_t baseNs, double minWidthNs, std::vector<TimelineItem> &out);
+    // Depths beyond maxDepth (the track's last lane) are drawn on it: a depth read from a file
+    // never sizes the pending list beyond the track's lanes.
+    TimelineItemFolder(int64_t baseNs, double minWidthNs, std::vector<TimelineItem> &out,
+                       uint32_t maxDepth = kMaxTimelineDepth - 1);
 
     // One real slice. Slices of the same depth must come in start order.
     void addSlice(int64_t start, int64_t dur, int64_t id, int32_t name, uint32_t depth);
@@ -36,6 +40,7 @@ private:
 
     int64_t m_base;
     int64_t m_minWidth;
+    uint32_t m_maxDepth;
     std::vector<TimelineItem> &m_out;
     std::vector<Pending> m_pending;
 };

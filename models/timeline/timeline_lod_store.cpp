@@ -1,5 +1,6 @@
 #include "models/timeline/timeline_lod_store.h"
 
+#include "models/timeline/timeline_lod_check.h"
 #include "models/timeline/timeline_lod_writer.h"
 
 #include <algorithm>
@@ -29,44 +30,87 @@ int64_t TrackLod::estimateCount(int64_t t0, int64_t t1) const {
 void TimelineLodStore::load(SessionStore &store) {
     m_tracks.clear();
     m_built = false;
+    m_rejected.clear();
     sqlite3 *db = store.db();
     TimelineLodWriter writer(store);
     if (store.mode() == SessionStore::Mode::ReadWrite) {
         m_built = writer.ensure();
-        readCache(db);
-    } else if (writer.upToDate()) {
-        readCache(db);
-    } else {
+        if (!readCache(db)) {
+            writer.rebuild();
+            m_built = true;
+            if (!readCache(db)) buildInMemory(db);  // not expected: what the writer writes passes
+        }
+    } else if (!writer.upToDate() || !readCache(db)) {
         buildInMemory(db);
         m_built = true;
     }
     for (auto &[id, t] : m_tracks) indexWide(t);
 }
 
-void TimelineLodStore::readCache(sqlite3 *db) {
+bool TimelineLodStore::readCache(sqlite3 *db) {
+    if (readCacheRows(db)) return true;
+    m_tracks.clear();
+    return false;
+}
+
+bool TimelineLodStore::readCacheRows(sqlite3 *db) {
+    m_tracks.clear();
+    auto reject = [this](int64_t track, const std::string &why) {
+        if (m_rejected.empty()) m_rejected = "timeline_lod of track " + std::to_string(track) + ": " + why;
+        return false;
+    };
     SqliteStatement tracks(db, "SELECT track_id, slices, depth_count, start_ns, end_ns, finest_level FROM timeline_lod_track");
     while (tracks.step()) {
-        TrackLod &t = m_tracks[tracks.columnInt(0)];
-        t.slices = tracks.columnInt(1);
-        t.depthCount = int(tracks.columnInt(2));
-        t.startNs = tracks.columnInt(3);
-        t.endNs = tracks.columnInt(4);
-        t.finestLevel = int(tracks.columnInt(5));
+        const int64_t id = tracks.columnInt(0);
+        const int64_t slices = tracks.columnInt(1), depthCount = tracks.columnInt(2), finest = tracks.columnInt(5);
+        const int64_t start = tracks.columnInt(3), end = tracks.columnInt(4);
+        if (const std::string why = checkTrackRow(slices, depthCount, start, end, finest); !why.empty())
+            return reject(id, why);
+        TrackLod &t = m_tracks[id];
+        t.slices = slices;
+        t.depthCount = int(depthCount);
+        t.startNs = start;
+        t.endNs = end;
+        t.finestLevel = int(finest);
     }
     SqliteStatement levels(db, "SELECT track_id, level, cells FROM timeline_lod ORDER BY track_id, level");
     while (levels.step()) {
-        auto it = m_tracks.find(levels.columnInt(0));
-        if (it == m_tracks.end()) continue;
+        const int64_t id = levels.columnInt(0), level = levels.columnInt(1);
+        auto it = m_tracks.find(id);
+        if (it == m_tracks.end()) return reject(id, "cells of a track without a timeline_lod_track row");
         TrackLod &t = it->second;
-        const int i = int(levels.columnInt(1)) - t.finestLevel;
-        if (i < 0) continue;
-        if (t.levels.size() <= size_t(i)) t.levels.resize(size_t(i) + 1);
-        const void *blob = sqlite3_column_blob(levels.handle(), 2);
+        // Levels come in order; each must be the next one of the track, so at most kLodMaxLevel + 1.
+        if (t.finestLevel < 0 || level != t.finestLevel + int64_t(t.levels.size()) || level > kLodMaxLevel)
+            return reject(id, "level " + std::to_string(level) + " where level " +
+                                   std::to_string(t.finestLevel + int64_t(t.levels.size())) + " was due");
         const size_t bytes = size_t(sqlite3_column_bytes(levels.handle(), 2));
-        auto &cells = t.levels[size_t(i)];
-        cells.resize(bytes / sizeof(LodCell));
-        if (!cells.empty()) std::memcpy(cells.data(), blob, cells.size() * sizeof(LodCell));
+        if (bytes == 0 || bytes % sizeof(LodCell) != 0)
+            return reject(id, "level " + std::to_string(level) + " blob of " + std::to_string(bytes) +
+                                  " bytes, not a whole number of 48-byte cells");
+        const void *blob = sqlite3_column_blob(levels.handle(), 2);
+        std::vector<LodCell> cells(bytes / sizeof(LodCell));  // as large as the blob, never a stored count
+        std::memcpy(cells.data(), blob, bytes);
+        if (const std::string why = checkLodLevel(t, int(level), cells); !why.empty()) return reject(id, why);
+        t.levels.push_back(std::move(cells));
     }
+    // Tracks read without summary: their count and depth against the slices themselves (at most
+    // kLodMinSlices rows each, through the track's index).
+    SqliteStatement real(db, "SELECT count(*), COALESCE(max(CAST(depth AS INTEGER)), 0) FROM "
+                             "(SELECT depth FROM slice WHERE track_id = ?1 LIMIT ?2)");
+    for (const auto &[id, t] : m_tracks) {
+        int64_t count = 0, maxDepth = 0;
+        if (!t.summarised()) {
+            real.bind(1, id);
+            real.bind(2, kLodMinSlices + 1);
+            if (real.step()) {
+                count = real.columnInt(0);
+                maxDepth = real.columnInt(1);
+            }
+            real.reset();
+        }
+        if (const std::string why = checkTrackLod(t, count, maxDepth); !why.empty()) return reject(id, why);
+    }
+    return true;
 }
 
 void TimelineLodStore::buildInMemory(sqlite3 *db) {

@@ -3,13 +3,16 @@
 // cells of every level (read as one blob per level at open, so opening is a few large reads), plus,
 // per depth, the cells whose longest slice reaches past its bucket (to find slices that began before
 // a window and still cover it). Owned by TimelineModel; it makes the cache current on open
-// (TimelineLodWriter) or, for read-only sessions with a stale cache, builds it in memory.
+// (TimelineLodWriter) or, for read-only sessions with a stale cache, builds it in memory. A stored
+// cache whose values fail the checks of timeline_lod_check.h is treated as stale: rebuilt, or built
+// in memory when the session is read-only; its values never size anything.
 
 #include "models/store/session_store.h"
 #include "models/timeline/timeline_lod.h"
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -39,14 +42,19 @@ public:
     const TrackLod *track(int64_t trackId) const;
     size_t memoryBytes() const;
     bool builtOnLoad() const { return m_built; }
+    // Why the stored cache was not used on the last load (it failed a check), or empty.
+    const std::string &rejectedCache() const { return m_rejected; }
 
 private:
-    void readCache(sqlite3 *db);
+    // Reads and checks the stored cache; false (nothing kept, m_rejected says why) when it fails.
+    bool readCache(sqlite3 *db);
+    bool readCacheRows(sqlite3 *db);
     void buildInMemory(sqlite3 *db);
     static void indexWide(TrackLod &t);
 
     std::unordered_map<int64_t, TrackLod> m_tracks;
     bool m_built = false;
+    std::string m_rejected;
 };
 
 } // namespace stepscope

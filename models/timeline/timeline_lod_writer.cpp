@@ -15,7 +15,7 @@ public:
     explicit TrackLodAccumulator(int64_t trackId) { m_out.trackId = trackId; }
 
     void add(int64_t start, int64_t dur, uint32_t depth, int32_t name) {
-        if (m_out.slices == 0) m_out.startNs = start;
+        if (m_out.slices == 0) m_out.startNs = m_out.endNs = start;
         m_out.endNs = std::max(m_out.endNs, start + dur);
         ++m_out.slices;
         m_out.depthCount = std::max(m_out.depthCount, int(depth) + 1);
@@ -102,8 +102,9 @@ void buildTrackLods(sqlite3 *db, const std::function<void(TrackLodBuild &&)> &si
             acc.emplace(track);
             current = track;
         }
-        acc->add(st.columnInt(1), std::max<int64_t>(0, st.columnInt(2)), uint32_t(std::max<int64_t>(0, st.columnInt(3))),
-                 int32_t(st.columnInt(4)));
+        // Clamped as TimelineSliceStore clamps what it reads, so summary and exact rows agree.
+        const ClampedSpan span = clampSliceTimes(st.columnInt(1), st.columnInt(2));
+        acc->add(span.start, span.dur, clampDepth(st.columnInt(3)), int32_t(st.columnInt(4)));
     }
     if (acc) sink(acc->finish());
 }

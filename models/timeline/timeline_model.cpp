@@ -95,7 +95,7 @@ void TimelineModel::readTracks() {
             t.name = QString::fromStdString(row.name);
             t.kind = QString::fromStdString(row.kind);
             t.device = row.device;
-            t.depthCount = std::max(1, lod->depthCount);
+            t.depthCount = std::clamp(lod->depthCount, 1, kMaxTimelineDepth);
             t.sliceCount = lod->slices;
             t.baseNs = run.timeBaseNs;
             m_trackIndex[t.id] = int(m_tracks.size());
@@ -192,7 +192,7 @@ bool TimelineModel::finishLoading(int timeoutMs) {
 
 void TimelineModel::fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
                                double nsPerPixel, std::vector<TimelineItem> &out) const {
-    TimelineItemFolder folder(t.baseNs, nsPerPixel, out);
+    TimelineItemFolder folder(t.baseNs, nsPerPixel, out, uint32_t(std::max(1, t.depthCount) - 1));
     for (const RawSlice &s : w.slices) {
         if (s.start > t1) break;
         if (s.start + s.dur < t0) continue;
@@ -205,7 +205,7 @@ void TimelineModel::fetchSummary(const TimelineTrack &t, const TrackLod &lod, in
                                  double nsPerPixel, std::vector<TimelineItem> &out) const {
     const int shift = lodShift(level);
     const int64_t width = lodWidth(level);
-    TimelineItemFolder folder(t.baseNs, nsPerPixel, out);
+    TimelineItemFolder folder(t.baseNs, nsPerPixel, out, uint32_t(std::max(1, t.depthCount) - 1));
     // Long slices that began before the range and cover its start: the last wide cell per depth.
     {
         const auto &finest = lod.levels.front();

@@ -128,8 +128,12 @@ std::vector<TimelineFlow> TimelineModel::flows(NsRange range, const std::vector<
         for (const RawFlow &f : m_slices.flows(t.id)) {
             const int from = trackIndex(f.fromTrack), to = trackIndex(f.toTrack);
             if (from < 0 || to < 0) continue;
+            // Depths on the tracks' lanes, as the folder places their slices.
+            const auto lane = [this](int track, uint32_t depth) {
+                return std::min<uint32_t>(depth, uint32_t(std::max(1, m_tracks[size_t(track)].depthCount) - 1));
+            };
             TimelineFlow tf{f.fromId, f.toId, from, to, m_tracks[size_t(from)].baseNs + f.fromEnd,
-                            m_tracks[size_t(to)].baseNs + f.toStart, f.fromDepth, f.toDepth};
+                            m_tracks[size_t(to)].baseNs + f.toStart, lane(from, f.fromDepth), lane(to, f.toDepth)};
             const bool inside = (tf.fromNs >= range.start && tf.fromNs <= range.end) ||
                                 (tf.toNs >= range.start && tf.toNs <= range.end);
             if (inside) out.push_back(tf);

@@ -43,9 +43,12 @@ std::vector<RawSlice> TimelineSliceStore::querySlices(sqlite3 *db, int64_t track
     st.bind(1, trackId);
     st.bind(2, from);
     st.bind(3, to);
-    while (st.step())
-        out.push_back({st.columnInt(0), std::max<int64_t>(0, st.columnInt(1)), st.columnInt(2), int32_t(st.columnInt(3)),
-                       uint32_t(std::max<int64_t>(0, st.columnInt(4)))});
+    while (st.step()) {
+        // Stored values are clamped as TimelineLodWriter clamps them: a depth never sizes an array
+        // beyond kMaxTimelineDepth, a start plus a duration never overflows.
+        const ClampedSpan span = clampSliceTimes(st.columnInt(0), st.columnInt(1));
+        out.push_back({span.start, span.dur, st.columnInt(2), int32_t(st.columnInt(3)), clampDepth(st.columnInt(4))});
+    }
     return out;
 }
 
@@ -63,8 +66,10 @@ std::vector<RawFlow> TimelineSliceStore::queryFlows(sqlite3 *db, int64_t trackId
         st.bind(2, from);
         st.bind(3, to);
         while (st.step())
-            flows.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2), st.columnInt(5), st.columnInt(3),
-                             st.columnInt(6), uint32_t(st.columnInt(4)), uint32_t(st.columnInt(7))});
+            flows.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2), st.columnInt(5),
+                             std::clamp(st.columnInt(3), -kLodTimeLimit, kLodTimeLimit),
+                             std::clamp(st.columnInt(6), -kLodTimeLimit, kLodTimeLimit), clampDepth(st.columnInt(4)),
+                             clampDepth(st.columnInt(7))});
     }
     std::sort(flows.begin(), flows.end(), [](const RawFlow &a, const RawFlow &b) {
         return a.fromId != b.fromId ? a.fromId < b.fromId : a.toId < b.toId;
