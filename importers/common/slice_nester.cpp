@@ -26,16 +26,19 @@ bool SliceNester::nest(std::span<const Span> spans, const Poll &poll) {
     m_parent.assign(n, kNone);
     m_overflow.assign(n, 0);
     m_overflowCount = 0;
+    m_clippedCount = 0;
+    m_work = 0;
     m_maxDepth = -1;
     m_firstOverflowDepth = kNone;
+    m_regularUpTo.clear();
 
     std::vector<uint32_t> rest;
     if (!nestRound(m_order, 0, rest, poll))
         return false;
     // Each further round places what still overlaps one band lower; every round nests at least
-    // its first item, so this ends.
+    // its first item. After kMaxOverflowBands rounds the rest goes onto one clipping band.
     std::vector<uint32_t> items;
-    while (!rest.empty()) {
+    for (int band = 1; !rest.empty(); ++band) {
         for (uint32_t i : rest)
             if (!m_overflow[i]) {
                 m_overflow[i] = 1;
@@ -46,8 +49,25 @@ bool SliceNester::nest(std::span<const Span> spans, const Poll &poll) {
             m_firstOverflowDepth = base;
         items.swap(rest);
         rest.clear();
+        if (band > kMaxOverflowBands) {
+            m_clippedCount = int64_t(items.size());
+            if (!clipRound(items, base, poll))
+                return false;
+            break;
+        }
         if (!nestRound(items, base, rest, poll))
             return false;
+    }
+    if (m_overflowCount > 0) {
+        // enclosing() skips overflowed slices; with most of a track overflowed, walking back over
+        // them on every lookup would be quadratic.
+        m_regularUpTo.resize(n);
+        int32_t last = kNone;
+        for (size_t k = 0; k < n; ++k) {
+            if (!m_overflow[m_order[k]])
+                last = int32_t(k);
+            m_regularUpTo[k] = last;
+        }
     }
     return true;
 }
@@ -106,6 +126,7 @@ bool SliceNester::nestRound(const std::vector<uint32_t> &items, int32_t base, st
         const uint32_t i = items[k];
         const int64_t start = m_spans[i].start;
         const int64_t end = start + m_spans[i].dur;
+        ++m_work;
         while (!m_stack.empty()) {
             const Span &top = m_spans[m_stack.back()];
             if (top.start + top.dur <= start)
@@ -131,6 +152,29 @@ bool SliceNester::nestRound(const std::vector<uint32_t> &items, int32_t base, st
     return true;
 }
 
+bool SliceNester::clipRound(const std::vector<uint32_t> &items, int32_t base, const Poll &poll) {
+    m_stack.clear();
+    size_t nextPoll = kPollItems;
+    for (size_t k = 0; k < items.size(); ++k) {
+        if (k == nextPoll) {
+            nextPoll += kPollItems;
+            if (!keepGoing(poll))
+                return false;
+        }
+        const uint32_t i = items[k];
+        const int64_t end = m_spans[i].start + m_spans[i].dur;
+        ++m_work;
+        // Close every open slice that ends before this one does: what stays open contains it.
+        while (!m_stack.empty() && m_spans[m_stack.back()].start + m_spans[m_stack.back()].dur < end)
+            m_stack.pop_back();
+        m_depth[i] = m_stack.empty() ? base : m_depth[m_stack.back()] + 1;
+        m_parent[i] = m_stack.empty() ? kNone : int32_t(m_stack.back());
+        m_maxDepth = std::max(m_maxDepth, m_depth[i]);
+        m_stack.push_back(i);
+    }
+    return true;
+}
+
 bool SliceNester::contains(uint32_t i, int64_t t) const {
     const Span &s = m_spans[i];
     return s.start <= t && (t < s.start + s.dur || (s.dur == 0 && t == s.start));
@@ -140,8 +184,8 @@ int32_t SliceNester::enclosing(int64_t t) const {
     // Last span starting at or before t; the enclosing one is it or one of its ancestors.
     auto it = std::upper_bound(m_sortedStart.begin(), m_sortedStart.end(), t);
     std::ptrdiff_t k = (it - m_sortedStart.begin()) - 1;
-    while (k >= 0 && m_overflow[m_order[size_t(k)]])
-        --k;
+    if (k >= 0 && !m_regularUpTo.empty())
+        k = m_regularUpTo[size_t(k)];
     if (k < 0)
         return kNone;
     int32_t c = int32_t(m_order[size_t(k)]);

@@ -3,8 +3,13 @@
 // in: it sorts by (start, longer first, arrival) and nests with a stack. A slice that starts inside
 // another but ends after it (overlap without nesting) is never dropped: it goes to an overflow row
 // band below the regular rows (depth offset past the deepest regular row, nested among the other
-// overflow slices), and is counted. After nest(), enclosing()/nextStarting() answer the flow-binding
-// questions ("which slice is open at t", "which slice starts next").
+// overflow slices), and is counted. Each overflow band is one more pass over what still overlaps, so
+// the bands are capped (kMaxOverflowBands): slices overlapping like a staircase (each starting inside
+// the previous one and ending after it) would otherwise need one band, and one pass, per slice. What
+// is left after the last band goes onto one final band where a slice that does not fit inside the
+// open one closes it (so the overlap shows on that row) — linear, whatever the shape; counted as
+// clipped. After nest(), enclosing()/nextStarting() answer the flow-binding questions ("which slice
+// is open at t", "which slice starts next").
 // A track of millions of slices is sorted in pieces (sorted runs, then merges, a merge skipped when
 // its runs are already in order, as traces mostly are) and nested in steps, calling a poll function
 // between pieces so the caller can report progress and honour cancel while one huge track nests.
@@ -28,6 +33,7 @@ public:
     using Poll = std::function<bool()>;
     static constexpr size_t kSortRun = size_t(1) << 15;   // slices sorted at once
     static constexpr size_t kPollItems = size_t(1) << 16; // slices merged or nested between polls
+    static constexpr int kMaxOverflowBands = 16;          // then one final, clipping band
 
     // Nests `spans` (indices below refer to positions in it). Reuses its buffers between calls.
     // Calls `poll` (if set) at least every kSortRun sorted / kPollItems merged or nested slices;
@@ -43,6 +49,12 @@ public:
     int64_t overflowCount() const { return m_overflowCount; }
     int32_t maxDepth() const { return m_maxDepth; }
     int32_t firstOverflowDepth() const { return m_firstOverflowDepth; }  // kNone when none overflowed
+    // Overflowed slices that did not fit in kMaxOverflowBands bands and share the final band, where
+    // they may overlap their neighbours.
+    int64_t clippedCount() const { return m_clippedCount; }
+    // Slices looked at by the nesting passes (a measure of the work done: at most
+    // (kMaxOverflowBands + 2) per slice).
+    int64_t nestingWork() const { return m_work; }
 
     // Deepest regularly nested span open at t (start <= t < end; a zero-length span at its start
     // counts), or kNone.
@@ -65,6 +77,9 @@ private:
     // Nests `items` (sorted) at depth offset `base`; the ones that overlap without nesting go to
     // `rest`. False once cancelled.
     bool nestRound(const std::vector<uint32_t> &items, int32_t base, std::vector<uint32_t> &rest, const Poll &poll);
+    // The final band: a slice that does not fit inside the open one closes it instead of waiting for
+    // another band. False once cancelled.
+    bool clipRound(const std::vector<uint32_t> &items, int32_t base, const Poll &poll);
 
     std::span<const Span> m_spans;
     std::vector<uint32_t> m_order;
@@ -74,7 +89,10 @@ private:
     std::vector<uint8_t> m_overflow;
     std::vector<uint32_t> m_stack;
     std::vector<uint32_t> m_mergeBuffer;
+    std::vector<int32_t> m_regularUpTo;  // per sorted position: the last regular one at or before it
     int64_t m_overflowCount = 0;
+    int64_t m_clippedCount = 0;
+    int64_t m_work = 0;
     int32_t m_maxDepth = -1;
     int32_t m_firstOverflowDepth = kNone;
 };

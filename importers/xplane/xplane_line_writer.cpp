@@ -174,7 +174,10 @@ void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string 
         m_counts.overflowSlices += m_nester.overflowCount();
         m_ctx.warn("", std::to_string(m_nester.overflowCount()) + " events on line \"" + trackName +
                            "\" overlap an earlier event without nesting; kept on overflow rows from depth " +
-                           std::to_string(m_nester.firstOverflowDepth()));
+                           std::to_string(m_nester.firstOverflowDepth()) +
+                           (m_nester.clippedCount() > 0 ? " (" + std::to_string(m_nester.clippedCount()) +
+                                                              " of them share the last overflow row, overlapping)"
+                                                        : std::string()));
     }
 }
 
