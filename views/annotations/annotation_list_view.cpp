@@ -1,16 +1,20 @@
 #include "views/annotations/annotation_list_view.h"
 
+#include "models/timeline/display_text.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/annotations/annotation_dialog.h"
 #include "views/annotations/annotation_painter.h"
 
+#include <QAbstractTableModel>
 #include <QHBoxLayout>
+#include <QHash>
+#include <QIcon>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPixmap>
 #include <QToolButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -18,16 +22,76 @@
 
 namespace stepscope {
 
+// The table behind the dock: one row per note of the AnnotationModel, formatted when asked for
+// (only for the rows on screen). Reset when the notes or the session's origin change.
+class AnnotationListView::Rows : public QAbstractTableModel {
+public:
+    Rows(AnnotationModel *model, TimeRangeController *time, QObject *parent)
+        : QAbstractTableModel(parent), m_model(model), m_time(time) {}
+    void reload() {
+        beginResetModel();
+        m_icons.clear();
+        endResetModel();
+    }
+    int rowCount(const QModelIndex &parent = {}) const override {
+        return parent.isValid() ? 0 : int(m_model->annotations().size());
+    }
+    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : 3; }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override {
+        if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+        return section == 0 ? tr("At") : section == 1 ? tr("Duration") : tr("Note");
+    }
+    QVariant data(const QModelIndex &index, int role) const override {
+        if (!index.isValid() || index.row() >= rowCount()) return {};
+        const Annotation &a = m_model->annotations()[size_t(index.row())];
+        const int col = index.column();
+        if (role == Qt::UserRole) return qint64(a.id);
+        if (role == Qt::DecorationRole && col == 0) return icon(a);
+        if (role == Qt::ToolTipRole && col == 2)  // tooltips guess rich text
+            return excerptText(a.text, 2000).toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1String("<br>"));
+        if (role != Qt::DisplayRole) return {};
+        const int64_t origin = m_time->fullRange().valid() ? m_time->fullRange().start : 0;
+        if (col == 0) return formatDurationNs(a.startNs - origin);
+        if (col == 1) return a.isPoint() ? tr("point") : formatDurationNs(a.endNs - a.startNs);
+        return AnnotationPainter::labelText(a) + (a.transient ? tr(" (not saved)") : QString());
+    }
+    int rowOf(int64_t id) const {
+        const auto &all = m_model->annotations();
+        for (size_t i = 0; i < all.size(); ++i)
+            if (all[i].id == id) return int(i);
+        return -1;
+    }
+
+private:
+    QIcon icon(const Annotation &a) const {
+        const QString key = QString::fromStdString(a.color);
+        auto it = m_icons.constFind(key);
+        if (it != m_icons.constEnd()) return *it;
+        QPixmap swatch(12, 12);
+        swatch.fill(AnnotationPainter::color(a));
+        return *m_icons.insert(key, QIcon(swatch));
+    }
+
+    AnnotationModel *m_model;
+    TimeRangeController *m_time;
+    mutable QHash<QString, QIcon> m_icons;  // by colour: a handful, not one per note
+};
+
 AnnotationListView::AnnotationListView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_model(AnnotationModel::of(session)), m_tree(new QTreeWidget(this)),
-      m_edit(new QToolButton(this)), m_delete(new QToolButton(this)), m_undo(new QToolButton(this)) {
+    : QWidget(parent), m_session(session), m_time(time), m_model(AnnotationModel::of(session)),
+      m_rows(new Rows(m_model, time, this)), m_tree(new QTreeView(this)), m_edit(new QToolButton(this)),
+      m_delete(new QToolButton(this)), m_undo(new QToolButton(this)) {
     setObjectName(QStringLiteral("annotationList"));
-    m_tree->setColumnCount(3);
-    m_tree->setHeaderLabels({tr("At"), tr("Duration"), tr("Note")});
+    m_tree->setModel(m_rows);
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setToolTip(tr("Click a note to zoom every view to it; double-click to edit"));
+    // Time columns sized from a typical value, not by measuring every row.
+    const QFontMetrics fm(m_tree->font());
+    m_tree->setColumnWidth(0, fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 40);
+    m_tree->setColumnWidth(1, fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16);
     m_edit->setText(tr("Edit…"));
     m_delete->setText(tr("Delete"));
     m_delete->setShortcut(QKeySequence::Delete);
@@ -46,9 +110,9 @@ AnnotationListView::AnnotationListView(SessionModel *session, TimeRangeControlle
 
     connect(m_model, &AnnotationModel::changed, this, &AnnotationListView::reload);
     connect(m_time, &TimeRangeController::fullRangeChanged, this, &AnnotationListView::reload);
-    connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { goTo(item->data(0, Qt::UserRole).toLongLong()); });
-    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
-        AnnotationDialog::edit(this, m_model, item->data(0, Qt::UserRole).toLongLong());
+    connect(m_tree, &QTreeView::clicked, this, [this](const QModelIndex &index) { goTo(idAt(index)); });
+    connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
+        AnnotationDialog::edit(this, m_model, idAt(index));
     });
     connect(m_edit, &QToolButton::clicked, this, [this] {
         if (const int64_t id = currentId(); id > 0) AnnotationDialog::edit(this, m_model, id);
@@ -56,36 +120,23 @@ AnnotationListView::AnnotationListView(SessionModel *session, TimeRangeControlle
     connect(m_delete, &QToolButton::clicked, this, [this] {
         if (const int64_t id = currentId(); id != 0) m_model->remove(id);
     });
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this] {
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
         m_edit->setEnabled(currentId() > 0);
         m_delete->setEnabled(currentId() != 0);
     });
     reload();
 }
 
-int64_t AnnotationListView::currentId() const {
-    const QTreeWidgetItem *item = m_tree->currentItem();
-    return item ? item->data(0, Qt::UserRole).toLongLong() : 0;
+int64_t AnnotationListView::idAt(const QModelIndex &index) const {
+    return index.isValid() ? m_rows->index(index.row(), 0).data(Qt::UserRole).toLongLong() : 0;
 }
+
+int64_t AnnotationListView::currentId() const { return idAt(m_tree->currentIndex()); }
 
 void AnnotationListView::reload() {
     const int64_t keep = currentId();
-    m_tree->clear();
-    const int64_t origin = m_time->fullRange().valid() ? m_time->fullRange().start : 0;
-    for (const Annotation &a : m_model->annotations()) {
-        auto *item = new QTreeWidgetItem(m_tree);
-        QPixmap swatch(12, 12);
-        swatch.fill(AnnotationPainter::color(a));
-        item->setIcon(0, QIcon(swatch));
-        item->setText(0, formatDurationNs(a.startNs - origin));
-        item->setText(1, a.isPoint() ? tr("point") : formatDurationNs(a.endNs - a.startNs));
-        item->setText(2, QString::fromStdString(a.text) + (a.transient ? tr(" (not saved)") : QString()));
-        item->setToolTip(2, QString::fromStdString(a.text).toHtmlEscaped());  // tooltips guess rich text
-        item->setData(0, Qt::UserRole, qint64(a.id));
-        if (a.id == keep) m_tree->setCurrentItem(item);
-    }
-    m_tree->resizeColumnToContents(0);
-    m_tree->resizeColumnToContents(1);
+    m_rows->reload();
+    if (const int row = keep != 0 ? m_rows->rowOf(keep) : -1; row >= 0) m_tree->setCurrentIndex(m_rows->index(row, 0));
     m_edit->setEnabled(currentId() > 0);
     m_delete->setEnabled(currentId() != 0);
 }

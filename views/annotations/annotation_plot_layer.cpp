@@ -1,12 +1,80 @@
 #include "views/annotations/annotation_plot_layer.h"
 
+#include "models/timeline/display_text.h"
 #include "views/annotations/annotation_dialog.h"
 #include "views/annotations/annotation_painter.h"
 
 #include <QMenu>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace stepscope {
+
+namespace {
+
+// All the notes of a chart in one item: per pixel column of the key axis, shaded by how many notes
+// cover it (one pass over the notes' key ranges and one over the columns per replot), a strip along
+// the top where any note is, and the count.
+class NoteDensityItem : public QCPAbstractItem {
+public:
+    // Its own copy of the key ranges: the item belongs to the plot and may outlive the layer.
+    NoteDensityItem(QCustomPlot *plot, std::vector<std::pair<double, double>> keys, QColor color)
+        : QCPAbstractItem(plot), m_keys(std::move(keys)), m_color(std::move(color)) {}
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
+
+protected:
+    void draw(QCPPainter *p) override {
+        QCPAxisRect *rect = clipAxisRect();
+        QCPAxis *axis = rect ? rect->axis(QCPAxis::atBottom) : nullptr;
+        if (!axis) return;
+        const QRect area = rect->rect();
+        const int width = area.width();
+        if (width <= 0) return;
+        std::vector<int> diff(size_t(width) + 1, 0);
+        int shown = 0;
+        for (const auto &keys : m_keys) {
+            const double x0 = axis->coordToPixel(keys.first) - area.left(), x1 = axis->coordToPixel(keys.second) - area.left();
+            if (std::max(x0, x1) < -1 || std::min(x0, x1) > width) continue;
+            const int c0 = std::clamp(int(std::floor(std::min(x0, x1))), 0, width - 1);
+            const int c1 = std::clamp(int(std::ceil(std::max(x0, x1))), c0 + 1, width);
+            ++diff[size_t(c0)];
+            --diff[size_t(c1)];
+            ++shown;
+        }
+        int cover = 0, runStart = 0, runShade = 0;
+        for (int x = 0; x <= width; ++x) {
+            const int c = x < width ? (cover += diff[size_t(x)]) : 0;
+            const int s = c <= 0 ? 0 : std::min(6, 1 + int(std::log2(double(c))));
+            if (x < width && s == runShade) continue;
+            if (runShade > 0) {
+                QColor fill = m_color;
+                fill.setAlpha(10 + 14 * runShade);
+                p->fillRect(QRectF(area.left() + runStart, area.top(), x - runStart, area.height()), fill);
+                p->fillRect(QRectF(area.left() + runStart, area.top(), x - runStart, 3), m_color);
+            }
+            runStart = x;
+            runShade = s;
+        }
+        if (shown == 0) return;
+        const QString count = QObject::tr("%L1 notes").arg(shown);
+        const QFontMetricsF fm(p->font());
+        const QRectF box(area.right() - fm.horizontalAdvance(count) - 12, area.top() + 5, fm.horizontalAdvance(count) + 8,
+                         fm.height() + 2);
+        p->setPen(QPen(m_color.darker(130), 1));
+        p->setBrush(QColor(255, 255, 255, 225));
+        p->drawRect(box);
+        p->setPen(QColor(30, 32, 36));
+        p->drawText(box, Qt::AlignCenter, count);
+    }
+
+private:
+    std::vector<std::pair<double, double>> m_keys;
+    QColor m_color;
+};
+
+} // namespace
 
 AnnotationPlotLayer::AnnotationPlotLayer(QCustomPlot *plot, AnnotationModel *model, KeyRange keys)
     : QObject(plot), m_plot(plot), m_model(model), m_keys(std::move(keys)) {
@@ -41,12 +109,26 @@ void AnnotationPlotLayer::refresh() {
     for (QCPAbstractItem *item : m_items) m_plot->removeItem(item);
     m_items.clear();
     m_ranges.clear();
-    int row = 0;
+    std::vector<const Annotation *> onChart;
     for (const Annotation &a : m_model->annotations()) {
         const auto keys = m_keys(a);
         if (!keys) continue;
-        const auto [lo, hi] = *keys;
-        m_ranges.push_back({{lo, hi}, a.id});
+        m_ranges.push_back({*keys, a.id});
+        onChart.push_back(&a);
+    }
+    if (onChart.size() > size_t(kMaxNoteItems)) {
+        std::vector<std::pair<double, double>> keys;
+        keys.reserve(m_ranges.size());
+        for (const auto &r : m_ranges) keys.push_back(r.first);
+        auto *density = new NoteDensityItem(m_plot, std::move(keys), AnnotationPainter::color(*onChart.front()));
+        place(density);
+        m_items.push_back(density);
+        return;
+    }
+    int row = 0;
+    for (size_t i = 0; i < onChart.size(); ++i) {
+        const Annotation &a = *onChart[i];
+        const auto [lo, hi] = m_ranges[i].first;
         const QColor c = AnnotationPainter::color(a);
         QColor band = c;
         const bool everything = hi - lo >= 0.9 * keyAxis()->range().size();  // a note over it all only tints
@@ -73,7 +155,7 @@ void AnnotationPlotLayer::refresh() {
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(lo, 0.03 + 0.09 * (row++ % 3));  // stagger neighbours
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(QString::fromStdString(a.text));
+        label->setText(AnnotationPainter::labelText(a));
         QFont f = m_plot->font();
         f.setPointSizeF(8.5);
         f.setBold(true);
@@ -105,7 +187,7 @@ void AnnotationPlotLayer::addMenuActions(QMenu &menu, QWidget *parent, double pi
     const int64_t id = annotationAtPixel(pixelX);
     if (id <= 0) return;
     const Annotation *a = m_model->find(id);
-    const QString text = a ? QString::fromStdString(a->text).left(40) : QString();
+    const QString text = a ? labelText(a->text, 40) : QString();
     menu.addAction(tr("Edit “%1”…").arg(text), parent, [this, parent, id] { AnnotationDialog::edit(parent, m_model, id); });
     menu.addAction(tr("Delete “%1”").arg(text), parent, [this, id] { m_model->remove(id); });
 }

@@ -4,7 +4,9 @@
 // The caller says how a note maps onto its key axis: time charts use timeKeys() (seconds since an
 // origin), the step bars map a note onto the steps it spans. It rebuilds its items when the
 // AnnotationModel changes; call refresh() after the chart's own data (and so the mapping) changed.
-// Created by StepTimeView and the utilization charts.
+// Created by StepTimeView and the utilization charts. Up to kMaxNoteItems notes on a chart get their
+// own items; beyond that (a session may hold 200 k notes) one item draws them all as a density strip
+// with a count, so the chart's cost does not grow with the notes.
 
 #include "models/annotations/annotation_model.h"
 
@@ -28,6 +30,8 @@ class AnnotationPlotLayer : public QObject {
 public:
     // Key range [lo, hi] a note covers on the plot's x axis; nullopt when it is not on this chart.
     using KeyRange = std::function<std::optional<std::pair<double, double>>(const Annotation &)>;
+
+    static constexpr int kMaxNoteItems = 100;
 
     AnnotationPlotLayer(QCustomPlot *plot, AnnotationModel *model, KeyRange keys);
 

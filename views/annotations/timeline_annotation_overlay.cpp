@@ -1,5 +1,6 @@
 #include "views/annotations/timeline_annotation_overlay.h"
 
+#include "models/timeline/display_text.h"
 #include "views/annotations/annotation_dialog.h"
 
 #include <QMenu>
@@ -9,20 +10,28 @@ namespace stepscope {
 
 TimelineAnnotationOverlay::TimelineAnnotationOverlay(SessionModel *session, TimeRangeController *time, QWidget *view)
     : QObject(view), m_model(session ? AnnotationModel::of(session) : nullptr), m_time(time), m_view(view) {
-    if (m_model) connect(m_model, &AnnotationModel::changed, view, qOverload<>(&QWidget::update));
+    if (!m_model) return;
+    connect(m_model, &AnnotationModel::changed, this, [this] {
+        m_indexStale = true;  // the model's list moved: the index points into it
+        m_hits.clear();
+    });
+    connect(m_model, &AnnotationModel::changed, view, qOverload<>(&QWidget::update));
 }
 
 void TimelineAnnotationOverlay::paint(QPainter &p, const QRect &area, const std::function<double(int64_t)> &xOf) {
     if (!m_model) return;
+    if (m_indexStale) {
+        m_index.rebuild(m_model->annotations());
+        m_indexStale = false;
+    }
     const NsRange r = m_time->range();
-    AnnotationPainter::paint(p, m_model->inRange(r.start, r.end), area, xOf, &m_hits);
+    AnnotationPainter::paint(p, m_index.overlapping(r.start, r.end), area, xOf, &m_hits);
 }
 
 int64_t TimelineAnnotationOverlay::annotationAt(QPointF pos) const {
-    for (size_t i = 0; i < m_hits.size(); i += 2)  // labels sit at even indices, bands after them
-        if (m_hits[i].rect.contains(pos)) return m_hits[i].id;
-    for (size_t i = 1; i < m_hits.size(); i += 2)
-        if (m_hits[i].rect.contains(pos)) return m_hits[i].id;
+    for (bool labels : {true, false})  // a label over another note's band wins
+        for (const AnnotationHit &h : m_hits)
+            if (h.label == labels && h.rect.contains(pos)) return h.id;
     return 0;
 }
 
@@ -38,7 +47,7 @@ void TimelineAnnotationOverlay::addMenuActions(QMenu &menu, QPointF pos, int64_t
     }
     if (const int64_t id = annotationAt(pos); id != 0) {
         const Annotation *a = m_model->find(id);
-        const QString text = a ? QString::fromStdString(a->text).left(40) : QString();
+        const QString text = a ? labelText(a->text, 40) : QString();
         if (id > 0) {
             menu.addAction(tr("Edit “%1”…").arg(text), m_view, [this, id] { AnnotationDialog::edit(m_view, m_model, id); });
             menu.addAction(tr("Delete “%1”").arg(text), m_view, [this, id] { m_model->remove(id); });

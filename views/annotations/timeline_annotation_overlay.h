@@ -7,6 +7,7 @@
 #include "models/annotations/annotation_model.h"
 #include "models/qt/time_range_controller.h"
 #include "views/annotations/annotation_painter.h"
+#include "views/annotations/annotation_time_index.h"
 
 #include <QObject>
 
@@ -34,6 +35,8 @@ private:
     TimeRangeController *m_time;
     QWidget *m_view;
     std::vector<AnnotationHit> m_hits;
+    AnnotationTimeIndex m_index;
+    bool m_indexStale = true;
 };
 
 } // namespace stepscope

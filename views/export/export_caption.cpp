@@ -75,12 +75,16 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
     if (runs.empty()) d.caption << QObject::tr("Time %1 – %2 (%3)").arg(seconds(range.start - origin), seconds(range.end - origin),
                                                                           formatDurationNs(range.duration()));
 
-    const std::vector<Annotation> notes = AnnotationModel::of(session)->inRange(range.start, range.end);
-    if (!notes.empty()) d.legend.push_back({QColor(), QObject::tr("Notes")});
-    for (size_t i = 0; i < notes.size() && int(i) < kMaxNotes; ++i)
-        d.legend.push_back({AnnotationPainter::color(notes[i]), QString::fromStdString(notes[i].text)});
-    if (int(notes.size()) > kMaxNotes)
-        d.legend.push_back({Qt::lightGray, QObject::tr("%n more", nullptr, int(notes.size()) - kMaxNotes)});
+    // The first notes in the picture by name (each its label: first line, bounded), the rest counted;
+    // nothing is copied, however many or long the notes are.
+    int64_t notes = 0;
+    for (const Annotation &a : AnnotationModel::of(session)->annotations()) {
+        if (!a.overlaps(range.start, range.end)) continue;
+        if (notes == 0) d.legend.push_back({QColor(), QObject::tr("Notes")});
+        if (notes++ < kMaxNotes) d.legend.push_back({AnnotationPainter::color(a), AnnotationPainter::labelText(a)});
+    }
+    if (notes > kMaxNotes)
+        d.legend.push_back({Qt::lightGray, QObject::tr("%L1 more").arg(notes - kMaxNotes)});
     if (firstRun) {
         std::vector<std::pair<double, int>> shares;
         for (int c = 0; c < kCategoryCount; ++c)
