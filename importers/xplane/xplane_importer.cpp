@@ -6,6 +6,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+#include <memory>
 #include <vector>
 
 namespace stepscope {
@@ -13,7 +15,11 @@ namespace {
 
 constexpr std::string_view kSuffix = ".xplane.pb";
 
-// The file's bytes, mapped (no copy) or, for a gzip-wrapped file, inflated once.
+// The file's bytes, read into memory in bounded pieces or, for a gzip-wrapped file, inflated once.
+// Not memory-mapped: a mapped file that is truncated or replaced while it is read raises SIGBUS on
+// the next page touched; read, it is a short read, reported as an error naming the file, and what
+// was read is parsed (a partial import). Peak memory is the same as mapped, where every page of
+// the file ends up resident too.
 class XPlaneBytes {
 public:
     bool open(const std::filesystem::path &file, std::string &error) {
@@ -22,29 +28,38 @@ public:
             return false;
         if (head.size() == 2 && uint8_t(head[0]) == 0x1f && uint8_t(head[1]) == 0x8b)
             return inflate(file, error);
-        m_file.setFileName(QString::fromStdString(file.string()));
-        if (!m_file.open(QIODevice::ReadOnly)) {
-            error = file.string() + ": cannot open: " + m_file.errorString().toStdString();
+        QFile f(QString::fromStdString(file.string()));
+        if (!f.open(QIODevice::ReadOnly)) {
+            error = file.string() + ": cannot open: " + f.errorString().toStdString();
             return false;
         }
-        m_size = m_file.size();
-        if (m_size == 0)
-            return true;
-        if (m_size > XPlaneWireReader::kMaxSize) {
-            error = file.string() + ": " + std::to_string(m_size) + " bytes, beyond the 2 GiB a protobuf message can hold";
+        const int64_t expected = f.size();
+        if (expected > XPlaneWireReader::kMaxSize) {
+            error = file.string() + ": " + std::to_string(expected) + " bytes, beyond the 2 GiB a protobuf message can hold";
             return false;
         }
-        m_data = m_file.map(0, m_size);
-        if (!m_data) {
-            error = file.string() + ": cannot map: " + m_file.errorString().toStdString();
-            return false;
+        if (XPlaneImporter::afterSizeForTest)
+            XPlaneImporter::afterSizeForTest(file);
+        m_raw.reset(new uint8_t[size_t(std::max<int64_t>(1, expected))]);  // not zero-filled: pages arrive as read
+        while (m_size < expected) {
+            const qint64 n = f.read(reinterpret_cast<char *>(m_raw.get()) + m_size, std::min<int64_t>(kPiece, expected - m_size));
+            if (n <= 0) {
+                error = file.string() + ": " +
+                        (n < 0 ? "read failed after " + std::to_string(m_size) + " bytes: " + f.errorString().toStdString()
+                               : "shrank from " + std::to_string(expected) + " to " + std::to_string(m_size) +
+                                     " bytes while being read (truncated or replaced)");
+                return false;
+            }
+            m_size += n;
         }
         return true;
     }
-    const uint8_t *data() const { return m_data ? m_data : reinterpret_cast<const uint8_t *>(m_inflated.data()); }
+    const uint8_t *data() const { return m_raw ? m_raw.get() : reinterpret_cast<const uint8_t *>(m_inflated.data()); }
     int64_t size() const { return m_size; }
 
 private:
+    static constexpr int64_t kPiece = int64_t(8) << 20;
+
     bool inflate(const std::filesystem::path &file, std::string &error) {
         ByteSource source(file);
         source.setLimits(XPlaneWireReader::kMaxSize + 1, ByteSource::kDefaultMaxRatio);
@@ -57,8 +72,7 @@ private:
         return source.ok() || m_size > 0;
     }
 
-    QFile m_file;
-    uchar *m_data = nullptr;
+    std::unique_ptr<uint8_t[]> m_raw;
     std::vector<char> m_inflated;
     int64_t m_size = 0;
 };
@@ -125,7 +139,7 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
         ctx.error("", result.message);
         return result;
     }
-    if (!openError.empty())  // a cut-short gzip: parse what inflated
+    if (!openError.empty())  // a cut-short gzip, a file that shrank while read: parse what was read
         ctx.error("", openError);
     if (bytes.size() == 0) {
         result.status = SourceStatus::Failed;
@@ -158,11 +172,12 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
     result.events = writer.slicesWritten();
     if (reader.error().failed() || !openError.empty()) {
         const WireError &e = reader.error();
-        result.message = e.failed() ? file.string() + ": malformed protobuf at byte " + std::to_string(e.offset) +
-                                          ": " + e.reason + " (not a readable XSpace from there on)"
-                                    : openError;
+        const std::string malformed = e.failed() ? file.string() + ": malformed protobuf at byte " + std::to_string(e.offset) +
+                                                       ": " + e.reason + " (not a readable XSpace from there on)"
+                                                 : std::string();
         if (e.failed())
-            ctx.error("byte " + std::to_string(e.offset), result.message);
+            ctx.error("byte " + std::to_string(e.offset), malformed);
+        result.message = openError.empty() ? malformed : openError;  // a short read is the cause of what follows
         result.status = result.events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
     }
     return result;

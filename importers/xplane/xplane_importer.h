@@ -1,7 +1,9 @@
 #pragma once
 // XPlaneImporter reads one XSpace profile (`<logdir>/plugins/profile/<run>/<host>.xplane.pb`, written
-// by TensorFlow ≥ 2.4, JAX, PyTorch/XLA) into one run of the session, named "<run>/<host>". It maps
-// the file (no copy; gzip is inflated once), walks it with XPlaneWireReader, anchors time on the
+// by TensorFlow ≥ 2.4, JAX, PyTorch/XLA) into one run of the session, named "<run>/<host>". It reads
+// the file into memory in bounded pieces (never mapped: a file truncated while mapped is SIGBUS; read,
+// it is a short read and a partial import naming the file; gzip is inflated once), walks it with
+// XPlaneWireReader, anchors time on the
 // `Task Environment` plane's profile_start_time (epoch ns) when present, turns host-plane lines into
 // host-thread tracks and `/device:GPU:N` / `/device:TPU:N` lines into gpu_stream tracks of device N
 // (derived lines such as "Steps" or "XLA Ops" become their own tracks of kind other), writes each
@@ -13,6 +15,8 @@
 
 #include "importers/common/importer.h"
 
+#include <functional>
+
 namespace stepscope {
 
 class XPlaneImporter : public Importer {
@@ -23,6 +27,10 @@ public:
 
     // "<run>/<host>" for a file under plugins/profile/<run>/, else the file name without .xplane.pb.
     static std::string runNameFor(const std::filesystem::path &file);
+
+    // Test seam: called with the file after its size is taken and before its bytes are read, where a
+    // test truncates it as a concurrent writer could. Unset in the application.
+    static inline std::function<void(const std::filesystem::path &)> afterSizeForTest;
 };
 
 } // namespace stepscope
