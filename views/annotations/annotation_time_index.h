@@ -2,8 +2,8 @@
 // AnnotationTimeIndex answers "which notes overlap [lo, hi]" without copying the notes or testing
 // each one: the notes in start order (as AnnotationModel keeps them) with, per position, the
 // latest end among the notes up to it, so a query skips by binary search every note that ends
-// before lo and stops at the first that starts after hi. Owned by TimelineAnnotationOverlay and
-// ExportCaption; rebuilt when the AnnotationModel changes (pointers refer into its list).
+// before lo and stops at the first that starts after hi. Owned by TimelineAnnotationOverlay, which
+// rebuilds it when the AnnotationModel changes (pointers refer into the model's list).
 
 #include "models/annotations/annotation_store.h"
 

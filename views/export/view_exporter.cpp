@@ -1,5 +1,7 @@
 #include "views/export/view_exporter.h"
 
+#include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
@@ -67,6 +69,28 @@ int legendRowHeight() { return int(std::ceil(QFontMetricsF(pixelFont(kLegendPx))
 int legendHeight(const ExportDecoration &d, int width) {
     const int rows = legendRows(d, width);
     return rows ? rows * legendRowHeight() + kPad : 0;
+}
+
+// UTF-8 made valid XML 1.0 text: C0 controls other than tab, newline and carriage return, and the
+// non-characters U+FFFE/U+FFFF, become U+FFFD (visible where they were). No multi-byte UTF-8
+// sequence holds a byte below 0x80, so bytes can be replaced one by one.
+QByteArray xmlSafe(const QByteArray &utf8) {
+    static const char kReplacement[] = "\xEF\xBF\xBD";
+    QByteArray out;
+    out.reserve(utf8.size());
+    for (qsizetype i = 0; i < utf8.size(); ++i) {
+        const auto c = static_cast<unsigned char>(utf8[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            out.append(kReplacement, 3);
+        } else if (c == 0xEF && i + 2 < utf8.size() && static_cast<unsigned char>(utf8[i + 1]) == 0xBF &&
+                   (static_cast<unsigned char>(utf8[i + 2]) & 0xFE) == 0xBE) {
+            out.append(kReplacement, 3);
+            i += 2;
+        } else {
+            out.append(char(c));
+        }
+    }
+    return out;
 }
 
 void renderWidget(QPainter &p, QWidget *widget) {
@@ -176,8 +200,13 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const E
         return image.save(file) ? QString() : QStringLiteral("%1: cannot write image").arg(file);
     }
     if (suffix == "svg") {
+        // Written to memory first: text from files may hold control characters, which QSvgGenerator
+        // passes through and which make the SVG invalid XML. They are replaced here, in one place
+        // for every view, caption and legend.
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
-        svg.setFileName(file);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(), size));
         svg.setResolution(widget->logicalDpiX());  // point-size fonts come out as large as on screen
@@ -187,7 +216,11 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const E
         if (!p.begin(&svg)) return QStringLiteral("%1: cannot write SVG").arg(file);
         paint(p, widget, d);
         p.end();
-        return QFileInfo(file).size() > 0 ? QString() : QStringLiteral("%1: cannot write SVG").arg(file);
+        QFile out(file);
+        const QByteArray xml = xmlSafe(buffer.data());
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(xml) != xml.size() || !out.flush())
+            return QStringLiteral("%1: cannot write SVG: %2").arg(file, out.errorString());
+        return QString();
     }
     if (suffix == "pdf") {
         QPdfWriter pdf(file);

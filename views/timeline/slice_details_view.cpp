@@ -1,5 +1,6 @@
 #include "views/timeline/slice_details_view.h"
 
+#include "models/timeline/display_text.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QHeaderView>
@@ -80,7 +81,8 @@ void SliceDetailsView::showSlice(const SliceDetails &d) {
     if (!d.valid()) return;
     setCurrentIndex(0);
     const int64_t origin = m_time->fullRange().valid() ? m_time->fullRange().start : 0;
-    auto add = [this](QTreeWidgetItem *parent, const QString &k, const QString &v) {
+    auto add = [this](QTreeWidgetItem *parent, const QString &k, const QString &value) {
+        const QString v = displayText(value);  // names from files: control characters shown, not passed on
         auto *it = parent ? new QTreeWidgetItem(parent, {k, v}) : new QTreeWidgetItem(m_tree, {k, v});
         return it;
     };
@@ -112,7 +114,7 @@ void SliceDetailsView::showSlice(const SliceDetails &d) {
 void SliceDetailsView::addArgs(QTreeWidgetItem *parent, const QString &json) {
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
     if (!doc.isObject()) {
-        new QTreeWidgetItem(parent, {QString(), json});
+        new QTreeWidgetItem(parent, {QString(), displayText(json)});
         return;
     }
     const QJsonObject obj = doc.object();
@@ -122,7 +124,8 @@ void SliceDetailsView::addArgs(QTreeWidgetItem *parent, const QString &json) {
                            : v.isDouble() ? QString::number(v.toDouble(), 'g', 15)
                            : QString::fromUtf8(QJsonDocument(v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
                                                    .toJson(QJsonDocument::Compact));
-        new QTreeWidgetItem(parent, {it.key(), v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false")) : text});
+        new QTreeWidgetItem(parent, {displayText(it.key()),
+                                     v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false")) : displayText(text)});
     }
     parent->setExpanded(true);
 }

@@ -1,5 +1,6 @@
 #include "views/timeline/timeline_painter.h"
 
+#include "models/timeline/display_text.h"
 #include "models/timeline/name_colors.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/timeline/time_ruler.h"
@@ -153,7 +154,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
         p.fillRect(r, fill);
         if (r.width() > 28) {
             p.setPen(textColorOn(fill));
-            const QString name = f.model->nameText(it.nameId);
+            const QString name = displayText(f.model->nameText(it.nameId));
             p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        fm.elidedText(name, Qt::ElideRight, int(r.width()) - 7));
         }
@@ -228,7 +229,7 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
             const TimelineTrack &t = tracks[size_t(row.index)];
             p.setFont(base);
             if (t.isValueTrack()) {
-                ValueTrackPainter::paintLabel(p, QRect(28, y, kLabelWidth - 34, row.height), t.name,
+                ValueTrackPainter::paintLabel(p, QRect(28, y, kLabelWidth - 34, row.height), displayText(t.name),
                                               *f.model->valueSeries(row.index), f.range, kText, kMutedText);
             } else {
                 const QFontMetrics fm(base);
@@ -237,7 +238,7 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
                 const int lineH = TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding;
                 p.setPen(kText);
                 p.drawText(QRect(28, y, kLabelWidth - 34 - countW, lineH), Qt::AlignVCenter | Qt::AlignLeft,
-                           fm.elidedText(t.name, Qt::ElideMiddle, kLabelWidth - 34 - countW));
+                           fm.elidedText(displayText(t.name), Qt::ElideMiddle, kLabelWidth - 34 - countW));
                 p.setPen(kMutedText);
                 p.drawText(QRect(kLabelWidth - countW - 6, y, countW, lineH), Qt::AlignVCenter | Qt::AlignRight, count);
             }
@@ -249,7 +250,7 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
             const int indent = run ? 6 : 16;
             const QString arrow = f.layout->isCollapsed(row.index) ? QStringLiteral("▸") : QStringLiteral("▾");
             p.drawText(QRect(indent, y, 14, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow);
-            const QString title = groups[size_t(row.index)].title;
+            const QString title = displayText(groups[size_t(row.index)].title);
             p.drawText(QRect(indent + 14, y, kLabelWidth - indent - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                        QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, kLabelWidth - indent - 20));
         }
