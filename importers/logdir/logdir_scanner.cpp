@@ -1,9 +1,15 @@
 #include "importers/logdir/logdir_scanner.h"
 
 #include "importers/common/byte_source.h"
+#include "importers/logdir/path_problem.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace stepscope {
 
@@ -18,17 +24,42 @@ bool hiddenOrOurs(const fs::path &p) {
             return true;
     return false;
 }
+
+ScannedFile unreadable(const fs::path &path, std::string reason) {
+    ScannedFile f;
+    f.path = path;
+    f.reason = std::move(reason);
+    f.unreadable = true;
+    return f;
+}
+
+// How two paths to one file or folder are related, for the duplicate's message.
+std::string howReachedTwice(const fs::path &a, const fs::path &b) {
+    std::error_code ea, eb, ec;
+    if (fs::absolute(a, ea).lexically_normal() == fs::absolute(b, eb).lexically_normal() && !ea && !eb)
+        return "the same path, given twice";
+    const fs::path ra = fs::canonical(a, ec), rb = fs::canonical(b, ec);
+    if (!ec && ra == rb) return "reached again through a symbolic link";
+    return "a hard link: same device and inode";
+}
 } // namespace
 
 ScannedFile LogdirScanner::classify(const fs::path &file) const {
     ScannedFile out;
     out.path = file;
-    std::error_code ec;
-    out.sizeBytes = int64_t(fs::file_size(file, ec));
-    if (ec) {
-        out.reason = "cannot read: " + ec.message();
-        return out;
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        const std::error_code ec(errno, std::generic_category());
+        return unreadable(file, "cannot open: " + unreachablePathText(file, ec));
     }
+    struct stat st {};
+    const bool statted = ::fstat(fd, &st) == 0;
+    const int statErrno = errno;
+    ::close(fd);
+    if (!statted) return unreadable(file, "cannot read: " + pathErrorText(statErrno));
+    if (!S_ISREG(st.st_mode)) return unreadable(file, S_ISDIR(st.st_mode) ? "is a folder" : fileTypeText(st.st_mode));
+    out.sizeBytes = int64_t(st.st_size);
     if (out.sizeBytes == 0) {
         out.reason = "empty file (0 bytes)";
         return out;
@@ -44,32 +75,94 @@ ScannedFile LogdirScanner::classify(const fs::path &file) const {
     return out;
 }
 
-void LogdirScanner::walk(const fs::path &dir, int depth, std::vector<ScannedFile> &out) const {
-    if (depth > kMaxDepth) return;
+void LogdirScanner::visit(const fs::path &path, int depth, Walk &walk) const {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {  // follows links: a dangling or looping one fails here
+        const std::error_code ec(errno, std::generic_category());
+        walk.out.push_back(unreadable(path, unreachablePathText(path, ec)));
+        return;
+    }
+    const FileId id{uint64_t(st.st_dev), uint64_t(st.st_ino)};
+    if (S_ISDIR(st.st_mode)) {
+        for (const auto &[ancestor, ancestorPath] : walk.ancestors)
+            if (ancestor == id) {
+                walk.out.push_back(unreadable(path, "symbolic link loop: leads back to " + ancestorPath.string() +
+                                                        ", a folder that contains it"));
+                return;
+            }
+        if (const auto seen = walk.folders.find(id); seen != walk.folders.end()) {
+            ScannedFile dup;
+            dup.path = path;
+            dup.sameAs = seen->second;
+            dup.reason = "same folder as " + seen->second.string() + " (" + howReachedTwice(path, seen->second) +
+                         "): its files are imported once";
+            walk.out.push_back(std::move(dup));
+            return;
+        }
+        walk.folders.emplace(id, path);
+        if (depth > kMaxDepth) {
+            walk.out.push_back(unreadable(path, "folder nested more than " + std::to_string(kMaxDepth) +
+                                                    " levels deep: not read"));
+            return;
+        }
+        walk.ancestors.emplace_back(id, path);
+        list(path, depth, walk);
+        walk.ancestors.pop_back();
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        walk.out.push_back(unreadable(path, fileTypeText(st.st_mode)));
+        return;
+    }
+    if (const auto seen = walk.files.find(id); seen != walk.files.end()) {
+        ScannedFile dup;
+        dup.path = path;
+        dup.sameAs = seen->second;
+        dup.sizeBytes = int64_t(st.st_size);
+        dup.reason = "same file as " + seen->second.string() + " (" + howReachedTwice(path, seen->second) + "): imported once";
+        walk.out.push_back(std::move(dup));
+        return;
+    }
+    walk.files.emplace(id, path);
+    walk.out.push_back(classify(path));
+}
+
+void LogdirScanner::list(const fs::path &dir, int depth, Walk &walk) const {
+    std::vector<fs::path> real, links;
     std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
+    fs::directory_iterator it(dir, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
         const fs::path p = it->path();
         if (hiddenOrOurs(p)) continue;
-        std::error_code sec;
-        if (it->is_symlink(sec)) continue;  // avoid cycles and files outside the logdir
-        if (it->is_directory(sec)) walk(p, depth + 1, out);
-        else if (it->is_regular_file(sec)) out.push_back(classify(p));
+        if (++walk.entries > kMaxEntries) {
+            if (!walk.truncated)
+                walk.out.push_back(unreadable(dir, "more than " + std::to_string(kMaxEntries) +
+                                                       " entries in the opened folders: the rest of this folder and the folders after it are not read"));
+            walk.truncated = true;
+            break;
+        }
+        std::error_code lec;
+        (it->is_symlink(lec) ? links : real).push_back(p);
     }
+    if (ec)  // the folder itself (EACCES on open) or a later read of it
+        walk.out.push_back(unreadable(dir, "cannot list folder: " + pathErrorText(ec)));
+    std::sort(real.begin(), real.end());
+    std::sort(links.begin(), links.end());
+    for (const auto *group : {&real, &links})
+        for (const fs::path &p : *group) {
+            if (walk.truncated) return;
+            visit(p, depth + 1, walk);
+        }
 }
 
 std::vector<ScannedFile> LogdirScanner::scan(const std::vector<fs::path> &inputs) const {
     std::vector<ScannedFile> out;
+    Walk walk;  // shared by all inputs: a file named twice, or inside two named folders, is read once
     for (const fs::path &in : inputs) {
-        std::error_code ec;
-        if (fs::is_directory(in, ec)) {
-            std::vector<ScannedFile> found;
-            walk(in, 0, found);
-            std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.path < b.path; });
-            out.insert(out.end(), found.begin(), found.end());
-        } else {
-            out.push_back(classify(in));
-        }
+        walk.out.clear();
+        visit(in, 0, walk);
+        std::sort(walk.out.begin(), walk.out.end(), [](const auto &a, const auto &b) { return a.path < b.path; });
+        out.insert(out.end(), walk.out.begin(), walk.out.end());
     }
     return out;
 }

@@ -66,8 +66,14 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         std::error_code ec;
         const fs::path abs = fs::absolute(f.path, ec).lexically_normal();
         const std::string path = (ec ? f.path : abs).string();
+        if (!f.sameAs.empty()) {
+            // Importing it again would double every slice; the warning names both paths.
+            writer.log(std::nullopt, Severity::Warning, path, "", f.reason);
+            summary.duplicates.push_back(f);
+            continue;
+        }
         if (!f.importer) {
-            writer.log(std::nullopt, Severity::Info, path, "", "skipped: " + f.reason);
+            writer.log(std::nullopt, f.unreadable ? Severity::Warning : Severity::Info, path, "", "skipped: " + f.reason);
             summary.skipped.push_back(f);
             continue;
         }

@@ -28,7 +28,8 @@ struct ImportOptions {
 
 struct ImportSummary {
     std::vector<SourceSummary> sources;
-    std::vector<ScannedFile> skipped;
+    std::vector<ScannedFile> skipped;     // not imported: another kind of file, or not readable at all
+    std::vector<ScannedFile> duplicates;  // a path to a file or folder already imported under another path
     bool cancelled = false;
     std::string runError;                 // the wanted profile run does not exist (names the runs found)
     std::vector<std::string> profileRuns; // every profile run found, and the ones imported
