@@ -13,7 +13,8 @@
 namespace stepscope {
 
 struct ChromeEvent {
-    char ph = 0;                 // phase letter; 0 when absent (e.g. an empty {} element)
+    char ph = 0;                 // phase letter; 0 when absent (e.g. an empty {} element), '?' when longer
+    std::string_view phText;     // the phase as written (to name an unknown one such as "XX")
     std::string_view name;
     std::string_view cat;
     std::string_view pid;        // opaque key: number text as written, or the string's text

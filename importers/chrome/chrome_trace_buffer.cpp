@@ -31,9 +31,25 @@ bool emptyObject(std::string_view args) {
     return p < args.data() + args.size() && *p == '}';
 }
 
-std::string phaseText(char ph) {
-    return ph ? std::string(1, ph) : std::string("(none)");
+// Phases of the trace-event format that Stepscope does not show (samples, objects, memory dumps,
+// marks, clock sync, contexts, the deprecated async step 'p'): ignored, as valid files may hold them.
+bool specPhaseNotShown(char ph) {
+    return ph && std::string_view("PNODVvRc()p").find(ph) != std::string_view::npos;
 }
+
+// A step number as the PyTorch profiler writes it: decimal digits, at most 2^31 - 1. A negative one
+// cannot be named in --steps A-B, and the views' step boxes are 32-bit.
+std::optional<int64_t> stepNumber(std::string_view digits) {
+    if (digits.empty() || digits.size() > 10) return std::nullopt;
+    int64_t n = 0;
+    for (char c : digits) {
+        if (c < '0' || c > '9') return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n <= std::numeric_limits<int32_t>::max() ? std::optional<int64_t>(n) : std::nullopt;
+}
+
+constexpr size_t kMaxUnknownPhasesNamed = 20;  // distinct unknown phases logged by name; the rest lumped
 
 } // namespace
 
@@ -113,9 +129,14 @@ uint32_t ChromeTraceBuffer::addSlice(uint32_t track, const ChromeEvent &e, int64
             t.deviceArg = e.device;
     }
     constexpr std::string_view kStep = "ProfilerStep#";
-    if (e.name.size() > kStep.size() && e.name.substr(0, kStep.size()) == kStep && !m_stepNames.count(s.nameId))
-        if (auto n = json::parseInteger(e.name.substr(kStep.size())))
+    if (e.name.starts_with(kStep) && !m_stepNames.count(s.nameId)) {
+        if (auto n = stepNumber(e.name.substr(kStep.size())))
             m_stepNames.emplace(s.nameId, *n);
+        else
+            problem("ProfilerStep slices whose step number is not a whole number in 0..2147483647: kept as slices, "
+                    "not as steps",
+                    e.offset, std::string(e.name));
+    }
     return index;
 }
 
@@ -142,7 +163,16 @@ void ChromeTraceBuffer::add(const ChromeEvent &e) {
         problem("events without a phase (ph) ignored", e.offset, {}, true);
         break;
     default:
-        problem("events of phase '" + phaseText(e.ph) + "' ignored", e.offset, std::string(e.name), true);
+        if (specPhaseNotShown(e.ph) && e.phText.size() == 1) {
+            problem("events of phase '" + std::string(1, e.ph) + "' ignored", e.offset, std::string(e.name), true);
+        } else if (m_unknownPhases.size() < kMaxUnknownPhasesNamed || m_unknownPhases.count(std::string(e.phText))) {
+            // Not a phase of the format: a writer bug or a damaged file. One warning per distinct phase.
+            m_unknownPhases.insert(std::string(e.phText));
+            problem("events of unknown phase '" + std::string(e.phText.substr(0, 16)) + "' ignored", e.offset,
+                    std::string(e.name));
+        } else {
+            problem("events of further unknown phases ignored", e.offset, std::string(e.name));
+        }
         break;
     }
 }

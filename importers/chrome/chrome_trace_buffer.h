@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -153,6 +154,7 @@ private:
     std::unordered_map<std::string, ThreadMeta> m_threads;
     std::unordered_map<uint32_t, int64_t> m_stepNames;  // name id → N of "ProfilerStep#N"
     std::map<std::string, ImportProblem> m_problems;
+    std::set<std::string> m_unknownPhases;  // distinct unknown "ph" values seen (bounded)
     std::string m_argsScratch;
     int64_t m_minTs = std::numeric_limits<int64_t>::max();
     int64_t m_maxEnd = std::numeric_limits<int64_t>::min();

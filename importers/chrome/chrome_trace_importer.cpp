@@ -106,6 +106,16 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
     } else if (!readError.empty()) {
         ctx.error("compressed byte " + std::to_string(source.compressedOffset()), readError);
     }
+    if (tokenizer.trailingOffset() >= 0) {
+        // Kept as read: the trace is complete; what follows it is reported, not guessed at.
+        const std::string of = source.isGzip() ? " of the decompressed data" : "";
+        ctx.warn("byte " + std::to_string(tokenizer.trailingOffset()),
+                 tokenizer.trailingIsValue()
+                     ? "a second JSON value follows the trace at byte " + std::to_string(tokenizer.trailingOffset()) + of +
+                           " (files concatenated?): it is not read; the events of the first are kept"
+                     : "unexpected bytes after the end of the trace at byte " + std::to_string(tokenizer.trailingOffset()) +
+                           of + ": ignored; the events before them are kept");
+    }
     if (tokenizer.missingClosingBracket())
         ctx.info("byte " + std::to_string(tokenizer.bytesConsumed()),
                  "trace array has no closing ']' (allowed by the trace-event format)");

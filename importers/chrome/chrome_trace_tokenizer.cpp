@@ -57,9 +57,22 @@ ChromeTraceTokenizer::Status ChromeTraceTokenizer::next(ChromeEvent &event) {
             }
             return fail(p, "expected ',' or '}' after a top-level value");
         }
-        case State::Done:
-            m_pos = m_buf.size();  // trailing bytes after the trace are ignored
+        case State::Done: {
+            if (m_ended)
+                return Status::End;
+            // Only white space may follow the trace; the first other byte is noted, the rest unread.
+            p = json::skipSpace(p, end);
+            m_pos = size_t(p - begin);
+            if (p == end && !m_eof)
+                return Status::NeedData;
+            if (p != end) {
+                m_trailingOffset = offsetOf(p);
+                m_trailingIsValue = *p == '{' || *p == '[';
+            }
+            m_pos = m_buf.size();
+            m_ended = true;
             return Status::End;
+        }
         case State::Failed:
             return Status::Error;
         }

@@ -4,7 +4,8 @@
 // unconsumed tail of the input: memory is bounded by the largest single event, not the file.
 // Handles the object form {"traceEvents":[...], other keys before and after} and the bare array
 // form (a missing final ']' is tolerated); unknown top-level keys are skipped while streaming, so
-// a huge one costs nothing. Malformed input stops it with a reason and the decompressed byte
+// a huge one costs nothing. What follows the top-level value is checked up to its first non-space
+// byte (trailingOffset), never parsed. Malformed input stops it with a reason and the decompressed byte
 // offset; everything handed out before stays valid. Pure C++: no store, no Qt.
 // Called by ChromeTraceImporter; tests drive it directly.
 
@@ -39,6 +40,10 @@ public:
     const std::string &error() const { return m_error; }
     int64_t errorOffset() const { return m_errorOffset; }
     bool missingClosingBracket() const { return m_missingBracket; }
+    // Something other than white space after the top-level value (-1: nothing). It is not read: a
+    // second JSON value (trailingIsValue) or garbage; the importer warns, the events stay.
+    int64_t trailingOffset() const { return m_trailingOffset; }
+    bool trailingIsValue() const { return m_trailingIsValue; }
     int64_t bytesConsumed() const { return m_base + int64_t(m_pos); }
 
 private:
@@ -84,6 +89,9 @@ private:
     std::string m_argsScratch;
     std::string m_error;
     int64_t m_errorOffset = -1;
+    int64_t m_trailingOffset = -1;
+    bool m_trailingIsValue = false;
+    bool m_ended = false;
 };
 
 } // namespace stepscope

@@ -82,8 +82,11 @@ ChromeTraceTokenizer::Parse ChromeTraceTokenizer::parseEvent(const char *&p, con
             if (key[0] == 's') ev.scope = text.empty() ? 0 : text[0];
             break;
         case 2:
-            if (is(key, "ph")) ev.ph = text.empty() ? 0 : text[0];
-            else if (is(key, "ts")) {
+            if (is(key, "ph")) {
+                // "XX" is not 'X': a phase is one letter, anything longer is an unknown phase.
+                ev.ph = text.empty() ? 0 : text.size() == 1 ? text[0] : '?';
+                ev.phText = text;
+            } else if (is(key, "ts")) {
                 ev.tsNs = json::microsTextToNs(text);
                 ev.tsInvalid = !ev.tsNs;
             } else if (is(key, "id") && ev.id.empty()) ev.id = text;
