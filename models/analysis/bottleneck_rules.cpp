@@ -61,8 +61,8 @@ void BottleneckRules::decide(RunAnalysis &ra, const TraceData &trace, const std:
         for (int c = 1; c < kCategoryCount; ++c)
             if (best < 0 || ra.categoryNs(Category(c)) > ra.categoryNs(Category(best))) best = c;
         ra.bottleneck = std::string(kCategoryNames[size_t(best)]);
-        ra.bottleneckEvidence = ra.bottleneck + " takes " + pct(ra.categoryPct(Category(best))) +
-                                " of step time; kernels cover " + pct(ra.computeCoveragePct);
+        ra.bottleneckEvidence = ra.bottleneck + " takes " + pct(ra.categoryPct(Category(best))) + " of step time" +
+                                (ra.gpuTraced ? "; kernels cover " + pct(ra.computeCoveragePct) : std::string());
     }
     const int inputType = ra.categoryType[size_t(Category::Input)];
     if (inputType >= 0) ra.inputTracedBusyFraction = inputTracedBusy(trace, types, inputType, lo, hi);

@@ -96,7 +96,7 @@ void pytorchRecommendations(RunAnalysis &ra) {
              "consider the LAMB optimizer.",
              {}, 0, 0},
             ra, Category::Collective, 0.05));
-    if (ra.gpuBusyPct < 50 && !ra.steps.steps.empty())
+    if (ra.gpuTraced && ra.gpuBusyPct < 50 && !ra.steps.steps.empty())  // a CPU-only trace has no GPU to fill
         ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? "high" : "medium", "Low GPU utilization",
                                "GPU kernels run during " + formatPct(ra.gpuBusyPct) +
                                    " of step time (PyTorch profiler plugin: < 50%).",
@@ -132,7 +132,7 @@ void stageRules(RunAnalysis &ra) {
                                            ra, s.c, 0.02));
     }
     const double total = double(ra.steps.totalNs());
-    if (total > 0 && double(ra.gaps.device.totalNs) > 0.10 * total) {
+    if (ra.gpuTraced && total > 0 && double(ra.gaps.device.totalNs) > 0.10 * total) {
         std::string top = "nothing_traced";
         int64_t topNs = -1;
         for (const auto &[k, v] : ra.gaps.byHostActivityNs)

@@ -70,6 +70,13 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         rr.batchSizeSource = rr.analysis.batchSizeSource;
         report.runs.push_back(std::move(rr));
     }
+    if (report.runs.empty()) {
+        SqliteStatement st(m_store.db(), "SELECT count(*) FROM metric_series");
+        const bool metrics = st.step() && st.columnInt(0) > 0;
+        report.note = metrics ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
+                                "(import a profiler trace of the same job with them)"
+                              : "no trace with steps: nothing that was imported holds steps or a timeline";
+    }
     return report;
 }
 

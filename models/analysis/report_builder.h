@@ -35,6 +35,9 @@ struct Report {
     std::vector<SourceRow> sources;
     std::vector<RunReport> runs;
     int64_t skippedFiles = 0;
+    // Why there is no step analysis at all (no run with a trace), e.g. a metrics-only session;
+    // empty when there are runs.
+    std::string note;
 };
 
 struct ReportOptions {

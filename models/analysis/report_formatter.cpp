@@ -123,8 +123,11 @@ std::string ReportFormatter::json(const Report &report) {
         QJsonObject pct;
         for (int c = 0; c < kCategoryCount; ++c) pct[q(kCategoryNames[size_t(c)])] = round2(a.categoryPct(Category(c)));
         QJsonObject summary{{"steps", qint64(r.steps.size())}, {"step_time_ms", stepTimeJson(r.stepTime)},
-                            {"steps_from_markers", r.stepsFromMarkers}, {"gpu_busy_pct", round2(a.gpuBusyPct)},
-                            {"compute_coverage_pct", round2(a.computeCoveragePct)}, {"breakdown_pct", pct},
+                            {"steps_from_markers", r.stepsFromMarkers},
+                            // null, not 0, where the trace has no GPU: a CPU-only run is not an idle GPU
+                            {"gpu_busy_pct", a.gpuTraced ? QJsonValue(round2(a.gpuBusyPct)) : QJsonValue()},
+                            {"compute_coverage_pct", a.gpuTraced ? QJsonValue(round2(a.computeCoveragePct)) : QJsonValue()},
+                            {"breakdown_pct", pct},
                             {"bottleneck", q(a.bottleneck)}, {"bottleneck_detail", q(a.bottleneckDetail)},
                             {"bottleneck_evidence", q(a.bottleneckEvidence)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
@@ -144,10 +147,12 @@ std::string ReportFormatter::json(const Report &report) {
                         {"top_ops", topOpsJson(a.ops, 15)}, {"findings", findingsJson(a.findings)},
                         {"outlier_steps", outliers}};
         if (r.run.rank) run["rank"] = qint64(*r.run.rank);
+        if (const std::string note = a.gpuNote(); !note.empty()) run["note"] = q(note);
         runs.append(run);
     }
     QJsonObject root{{"stepscope_report", 1}, {"sources", sources}, {"runs", runs},
                      {"skipped_files", qint64(report.skippedFiles)}};
+    if (!report.note.empty()) root["note"] = q(report.note);
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 

@@ -92,7 +92,8 @@ std::string ReportFormatter::text(const Report &report) {
     for (const SourceRow &s : report.sources)
         out << "  " << shown(s.path) << "  [" << s.format << ", " << s.status << "]  " << s.events << " events, "
             << s.warnings << " warnings\n";
-    if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: not a readable format)\n";
+    if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: see the import log)\n";
+    if (!report.note.empty()) out << "\n" << report.note << "\n";
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\nRun " << shown(r.run.name);
@@ -107,7 +108,8 @@ std::string ReportFormatter::text(const Report &report) {
             << fmt("%.2f", r.stepTime.maxMs) << "\n";
         if (r.batchSize) out << "  batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
-        out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        if (a.gpuTraced) out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        else out << "  GPU busy: n/a, " << a.gpuNote() << "\n";
         out << "  bottleneck: " << shown(bottleneckLine(a)) << "\n    " << shown(a.bottleneckEvidence) << "\n";
         out << "  breakdown (% of step time, mean ms per step):\n";
         const double n = double(r.steps.size());
@@ -126,8 +128,9 @@ std::string ReportFormatter::text(const Report &report) {
                     << "%\n";
         }
         const GapTotals &g = a.gaps.device;
-        out << "  GPU idle gaps: " << g.count << ", " << ms(g.totalNs) << " ms (host_wait " << ms(g.byCauseNs[0])
-            << ", kernel_wait " << ms(g.byCauseNs[1]) << ", other " << ms(g.byCauseNs[2]) << ")\n";
+        if (a.gpuTraced)  // a CPU-only trace has no GPU to be idle: no gap line, not "0 gaps"
+            out << "  GPU idle gaps: " << g.count << ", " << ms(g.totalNs) << " ms (host_wait " << ms(g.byCauseNs[0])
+                << ", kernel_wait " << ms(g.byCauseNs[1]) << ", other " << ms(g.byCauseNs[2]) << ")\n";
         if (!a.gaps.byHostActivityNs.empty()) {
             out << "    host during gaps:";
             for (const auto &[k, v] : a.gaps.byHostActivityNs) out << " " << k << " " << ms(v) << " ms;";
@@ -140,7 +143,7 @@ std::string ReportFormatter::text(const Report &report) {
             if (!gap.overlapping.empty()) out << ", in " << shown(gap.overlapping.front());
             out << ")\n";
         }
-        out << "  top GPU ops (total ms, count):\n";
+        if (a.gpuTraced) out << "  top GPU ops (total ms, count):\n";
         int listed = 0;
         for (const OpStat &o : a.ops)
             if (!o.host() && listed++ < 5) {
@@ -169,6 +172,7 @@ std::string ReportFormatter::markdown(const Report &report) {
     out << "# Stepscope report\n\n## Sources\n\n| file | format | status | events | warnings |\n|---|---|---|---:|---:|\n";
     for (const SourceRow &s : report.sources)
         out << "| " << md(s.path) << " | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
+    if (!report.note.empty()) out << "\n**Note:** " << md(report.note) << "\n";
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\n## Run " << md(r.run.name) << "\n\n";
@@ -177,7 +181,8 @@ std::string ReportFormatter::markdown(const Report &report) {
         out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)") << "\n";
         if (r.steps.empty()) continue;
         out << "- **bottleneck: " << md(bottleneckLine(a)) << "** — " << md(a.bottleneckEvidence) << "\n";
-        out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        if (a.gpuTraced) out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
+        else out << "- GPU busy: n/a, " << md(a.gpuNote()) << "\n";
         if (r.batchSize) out << "- batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
@@ -189,10 +194,12 @@ std::string ReportFormatter::markdown(const Report &report) {
             out << "| " << kCategoryNames[size_t(c)] << " | " << fmt("%.1f", a.categoryPct(Category(c))) << " | "
                 << fmt("%.2f", double(a.categoryNs(Category(c))) / 1e6 / double(r.steps.size())) << " |\n";
         const GapTotals &g = a.gaps.device;
-        out << "\nGPU idle: " << g.count << " gaps, " << ms(g.totalNs) << " ms (host wait " << ms(g.byCauseNs[0])
-            << " ms, kernel wait " << ms(g.byCauseNs[1]) << " ms, other " << ms(g.byCauseNs[2]) << " ms).\n";
-        out << "\n| top GPU op | count | total ms | grid | block | registers/thread | shared memory |\n"
-               "|---|---:|---:|---|---|---:|---:|\n";
+        if (a.gpuTraced) {
+            out << "\nGPU idle: " << g.count << " gaps, " << ms(g.totalNs) << " ms (host wait " << ms(g.byCauseNs[0])
+                << " ms, kernel wait " << ms(g.byCauseNs[1]) << " ms, other " << ms(g.byCauseNs[2]) << " ms).\n";
+            out << "\n| top GPU op | count | total ms | grid | block | registers/thread | shared memory |\n"
+                   "|---|---:|---:|---|---|---:|---:|\n";
+        }
         int listed = 0;
         for (const OpStat &o : a.ops)
             if (!o.host() && listed++ < 10)

@@ -23,6 +23,12 @@ double RunAnalysis::categoryPct(Category c) const {
     return breakdown.stepTotalNs > 0 ? 100.0 * double(categoryNs(c)) / double(breakdown.stepTotalNs) : 0.0;
 }
 
+std::string RunAnalysis::gpuNote() const {
+    if (gpuTraced) return {};
+    return gpuMetrics ? "no GPU activity in this trace (GPU metrics only): GPU busy and GPU idle gaps do not apply"
+                      : "no GPU in this trace: GPU busy, GPU idle gaps and GPU findings do not apply";
+}
+
 RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options) const {
     RunAnalysis ra;
     const Preset *stepscope = m_rules.preset("stepscope");
@@ -40,6 +46,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         ra.presetBreakdown = StepBreakdownAnalyzer::analyze(trace, trace.classify(*p), *p, ra.steps);
     }
 
+    for (const TraceTrack &t : trace.tracks) ra.gpuTraced = ra.gpuTraced || (t.gpu && t.count > 0);
     const int64_t total = ra.steps.totalNs();
     const int dc = ra.categoryType[size_t(Category::DeviceCompute)], co = ra.categoryType[size_t(Category::Collective)];
     if (total > 0 && dc >= 0) {
@@ -71,6 +78,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     }
 
     const MetricData metrics = MetricData::load(m_store, run, reader.runs().size() == 1);
+    ra.gpuMetrics = metrics.has("gpu_util");
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);

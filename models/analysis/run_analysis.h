@@ -48,6 +48,10 @@ struct RunAnalysis {
     std::array<int, kCategoryCount> categoryType{};  // category -> breakdown type index (-1: absent)
     double gpuBusyPct = 0;                // time with >= 1 kernel (compute or collective) / step time
     double computeCoveragePct = 0;        // time with >= 1 non-collective kernel / step time
+    // The trace has GPU work (streams with events): only then do GPU busy, GPU idle gaps and the GPU
+    // findings mean anything. A CPU-only trace is not a trace of an idle GPU.
+    bool gpuTraced = false;
+    bool gpuMetrics = false;              // GPU utilization samples belong to this run
     std::string bottleneck, bottleneckDetail, bottleneckEvidence;
     double inputTracedBusyFraction = -1;  // share of input-wait time with traced work nested in it
     std::optional<int64_t> batchSize;     // given, or detected (BatchSizeDetector)
@@ -59,6 +63,10 @@ struct RunAnalysis {
     std::vector<OpStat> ops;
     std::vector<OutlierStep> outliers;
     std::vector<Finding> findings;
+
+    std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
+    // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.
+    std::string gpuNote() const;
 
     int64_t categoryNs(Category c) const;
     int64_t categoryNs(size_t step, Category c) const;
