@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace stepscope {
 
@@ -33,11 +34,10 @@ constexpr int kMaxLookups = 64;  // args read per run; without record_shapes non
 
 std::optional<DetectedBatchSize> BatchSizeDetector::detect(const TraceData &trace, const SessionStore &store,
                                                            const RunRow &run, const StepTimeline &steps) {
-    std::vector<int8_t> kindOf(trace.strings.size(), 0);
-    bool any = false;
-    for (size_t i = 0; i < trace.strings.size(); ++i)
-        if ((kindOf[i] = int8_t(candidateKind(trace.strings[i])))) any = true;
-    if (!any || steps.steps.empty()) return std::nullopt;
+    std::unordered_map<int32_t, int> kindOf;  // string id -> candidate kind, for the run's own names
+    for (const auto &[id, text] : trace.strings)
+        if (const int k = candidateKind(text)) kindOf.emplace(id, k);
+    if (kindOf.empty() || steps.steps.empty()) return std::nullopt;
 
     SqliteStatement st(store.db(), "SELECT args FROM slice WHERE track_id = ?1 AND start_ns = ?2 AND name_id = ?3 "
                                    "AND args IS NOT NULL LIMIT 1");
@@ -70,8 +70,8 @@ std::optional<DetectedBatchSize> BatchSizeDetector::detect(const TraceData &trac
             const auto begin = trace.slices.begin() + ptrdiff_t(t.first), end = begin + ptrdiff_t(t.count);
             auto it = std::lower_bound(begin, end, step.hostStart, [](const TraceSlice &s, int64_t x) { return s.start < x; });
             for (; it != end && it->start < step.hostEnd; ++it)
-                if (const int k = size_t(it->nameId) < kindOf.size() ? kindOf[size_t(it->nameId)] : 0)
-                    candidates[k - 1].push_back(size_t(it - trace.slices.begin()));
+                if (const auto k = kindOf.find(it->nameId); k != kindOf.end())
+                    candidates[k->second - 1].push_back(size_t(it - trace.slices.begin()));
         }
         for (auto &c : candidates)
             std::sort(c.begin(), c.end(), [&](size_t a, size_t b) { return trace.slices[a].start < trace.slices[b].start; });

@@ -34,7 +34,8 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         report.skippedFiles = st.step() ? st.columnInt(0) : 0;
     }
     const CategoryRules rules = CategoryRules::load(options.rulesPath);
-    const RunAnalyzer analyzer(m_store, rules);
+    const MetricCatalog metrics = MetricCatalog::load(m_store);  // once, not once per run
+    const RunAnalyzer analyzer(m_store, rules, &metrics);
     AnalysisOptions ao;
     ao.firstStep = options.firstStep;
     ao.lastStep = options.lastStep;
@@ -71,9 +72,7 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         report.runs.push_back(std::move(rr));
     }
     if (report.runs.empty()) {
-        SqliteStatement st(m_store.db(), "SELECT count(*) FROM metric_series");
-        const bool metrics = st.step() && st.columnInt(0) > 0;
-        report.note = metrics ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
+        report.note = metrics.size() > 0 ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
                                 "(import a profiler trace of the same job with them)"
                               : "no trace with steps: nothing that was imported holds steps or a timeline";
     }

@@ -77,7 +77,8 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         OpStatsAnalyzer::addKernelDetails(ra.ops, trace, m_store, run, ra.steps.steps.front().start, ra.steps.steps.back().end);
     }
 
-    const MetricData metrics = MetricData::load(m_store, run, reader.runs().size() == 1);
+    const MetricData metrics = m_metrics ? MetricData::load(m_store, *m_metrics, run, reader.singleRun())
+                                         : MetricData::load(m_store, run, reader.singleRun());
     ra.gpuMetrics = metrics.has("gpu_util");
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();

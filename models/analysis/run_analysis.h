@@ -9,6 +9,7 @@
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
 #include "models/analysis/gpu_gap_analyzer.h"
+#include "models/analysis/metric_data.h"
 #include "models/analysis/op_stats_analyzer.h"
 #include "models/analysis/step_breakdown_analyzer.h"
 #include "models/analysis/step_timeline.h"
@@ -75,12 +76,16 @@ struct RunAnalysis {
 
 class RunAnalyzer {
 public:
-    RunAnalyzer(const SessionStore &store, const CategoryRules &rules) : m_store(store), m_rules(rules) {}
+    // `metrics`: the session's metric series, when the caller analyses many runs and loads it once
+    // (ReportBuilder); without it each analyze() reads metric_series itself.
+    RunAnalyzer(const SessionStore &store, const CategoryRules &rules, const MetricCatalog *metrics = nullptr)
+        : m_store(store), m_rules(rules), m_metrics(metrics) {}
     RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}) const;
 
 private:
     const SessionStore &m_store;
     const CategoryRules &m_rules;
+    const MetricCatalog *m_metrics;
 };
 
 } // namespace stepscope

@@ -1,6 +1,7 @@
 #include "models/analysis/trace_data.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace stepscope {
 
@@ -23,15 +24,40 @@ std::vector<int8_t> TraceData::classify(const Preset &preset) const {
     return out;
 }
 
+void TraceLoader::loadStrings(TraceData &d) const {
+    std::vector<int32_t> ids;
+    ids.reserve(1024);
+    {
+        std::unordered_set<int32_t> seen;
+        for (const TraceSlice &s : d.slices)
+            for (const int32_t id : {s.nameId, s.catId})
+                if (id >= 0 && seen.insert(id).second) ids.push_back(id);
+    }
+    int64_t tableSize = 0;
+    {
+        SqliteStatement st(m_store.db(), "SELECT max(id) FROM string");  // the rowid: no scan
+        tableSize = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
+    }
+    d.strings.reserve(ids.size());
+    // A run that uses a large share of the table (the usual one-run session) reads it in one pass;
+    // one run of many looks up only its own strings, so a session of N runs costs N small reads.
+    if (int64_t(ids.size()) * 8 >= tableSize) {
+        const std::unordered_set<int32_t> wanted(ids.begin(), ids.end());
+        SqliteStatement all(m_store.db(), "SELECT id, text FROM string");
+        while (all.step())
+            if (const auto id = int32_t(all.columnInt(0)); wanted.count(id)) d.strings.emplace(id, all.columnText(1));
+    } else {
+        SqliteStatement one(m_store.db(), "SELECT text FROM string WHERE id = ?1");
+        for (const int32_t id : ids) {
+            one.bind(1, int64_t(id));
+            if (one.step()) d.strings.emplace(id, one.columnText(0));
+            one.reset();
+        }
+    }
+}
+
 TraceData TraceLoader::load(const RunRow &run) const {
     TraceData d;
-    {
-        SqliteStatement st(m_store.db(), "SELECT max(id) FROM string");
-        const int64_t maxId = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
-        d.strings.resize(size_t(maxId) + 1);
-        SqliteStatement all(m_store.db(), "SELECT id, text FROM string");
-        while (all.step()) d.strings[size_t(all.columnInt(0))] = all.columnText(1);
-    }
     {
         SqliteStatement st(m_store.db(),
             "SELECT t.id, t.kind, t.device, t.name, (SELECT count(*) FROM slice s WHERE s.track_id = t.id) "
@@ -104,6 +130,7 @@ TraceData TraceLoader::load(const RunRow &run) const {
         write += n;
     }
     d.slices.resize(write);
+    loadStrings(d);
     std::vector<int32_t> stack;
     for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
         TraceTrack &t = d.tracks[ti];

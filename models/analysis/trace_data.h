@@ -2,8 +2,8 @@
 // TraceData owns one run's timed events as the analysis needs them: host-thread and GPU-stream slices
 // in absolute ns, per track ordered by start, with their nesting (parent, time of direct children),
 // whether each host slice launches GPU work (itself or something nested in it), and the map from a
-// correlation id to its host launch call. TraceLoader fills it from the session with one indexed
-// query per track. Built by RunAnalyzer; read by every analyzer of models/analysis.
+// correlation id to its host launch call, and the strings its slices name. TraceLoader fills it from
+// the session with one indexed query per track (or one scan when the run is most of the session). Built by RunAnalyzer; read by every analyzer of models/analysis.
 
 #include "models/analysis/category_rules.h"
 #include "models/store/session_reader.h"
@@ -39,11 +39,14 @@ struct TraceSlice {
 struct TraceData {
     std::vector<TraceTrack> tracks;
     std::vector<TraceSlice> slices;
-    std::vector<std::string> strings;                       // by string id
+    // The names and categories this run's slices use, by string id (the session's ids, so they can
+    // be matched against the slice table); never the whole string table, which grows with every run.
+    std::unordered_map<int32_t, std::string> strings;
     std::unordered_map<int64_t, int64_t> launchStartByCorrelation;  // host launch call start (abs ns)
 
     std::string_view text(int32_t id) const {
-        return id >= 0 && size_t(id) < strings.size() ? std::string_view(strings[size_t(id)]) : std::string_view();
+        const auto it = strings.find(id);
+        return it != strings.end() ? std::string_view(it->second) : std::string_view();
     }
     int deviceOf(const TraceSlice &s) const { return tracks[size_t(s.track)].device; }
 
@@ -59,6 +62,7 @@ public:
     TraceData load(const RunRow &run) const;
 
 private:
+    void loadStrings(TraceData &d) const;
     const SessionStore &m_store;
 };
 

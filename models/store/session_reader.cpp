@@ -19,26 +19,45 @@ std::vector<SourceRow> SessionReader::sources() const {
     return out;
 }
 
+namespace {
+constexpr const char *kRunColumns =
+    "SELECT r.id, r.source_id, r.name, r.host, r.framework, r.device, r.rank, "
+    "r.time_base_ns + COALESCE(o.clock_offset_ns, 0), r.has_epoch "
+    "FROM run r JOIN source s ON s.id = r.source_id LEFT JOIN source_setting o ON o.path = s.path ";
+
+RunRow runRow(const SqliteStatement &st) {
+    RunRow r;
+    r.id = st.columnInt(0);
+    r.sourceId = st.columnInt(1);
+    r.name = st.columnText(2);
+    r.host = st.columnText(3);
+    r.framework = st.columnText(4);
+    r.device = st.columnText(5);
+    r.rank = optInt(st, 6);
+    r.timeBaseNs = st.columnInt(7);
+    r.hasEpoch = st.columnInt(8) != 0;
+    return r;
+}
+} // namespace
+
 std::vector<RunRow> SessionReader::runs() const {
-    SqliteStatement st(m_store.db(),
-        "SELECT r.id, r.source_id, r.name, r.host, r.framework, r.device, r.rank, "
-        "r.time_base_ns + COALESCE(o.clock_offset_ns, 0), r.has_epoch "
-        "FROM run r JOIN source s ON s.id = r.source_id LEFT JOIN source_setting o ON o.path = s.path ORDER BY r.id");
+    SqliteStatement st(m_store.db(), std::string(kRunColumns) + "ORDER BY r.id");
     std::vector<RunRow> out;
-    while (st.step()) {
-        RunRow r;
-        r.id = st.columnInt(0);
-        r.sourceId = st.columnInt(1);
-        r.name = st.columnText(2);
-        r.host = st.columnText(3);
-        r.framework = st.columnText(4);
-        r.device = st.columnText(5);
-        r.rank = optInt(st, 6);
-        r.timeBaseNs = st.columnInt(7);
-        r.hasEpoch = st.columnInt(8) != 0;
-        out.push_back(std::move(r));
-    }
+    while (st.step()) out.push_back(runRow(st));
     return out;
+}
+
+std::optional<RunRow> SessionReader::run(int64_t runId) const {
+    SqliteStatement st(m_store.db(), std::string(kRunColumns) + "WHERE r.id = ?1");
+    st.bind(1, runId);
+    if (!st.step()) return std::nullopt;
+    return runRow(st);
+}
+
+bool SessionReader::singleRun() const {
+    // LIMIT 2: the answer never needs more than two rows, however many runs the session holds.
+    SqliteStatement st(m_store.db(), "SELECT count(*) FROM (SELECT 1 FROM run LIMIT 2)");
+    return st.step() && st.columnInt(0) == 1;
 }
 
 std::vector<TrackRow> SessionReader::tracks(int64_t runId) const {
@@ -80,8 +99,7 @@ TimeRange SessionReader::runTimeRange(int64_t runId) const {
     st.bind(1, runId);
     if (!st.step() || st.columnIsNull(0)) return {};
     const int64_t lo = st.columnInt(0), hi = st.columnInt(1);
-    for (const RunRow &r : runs())
-        if (r.id == runId) return {lo + r.timeBaseNs, hi + r.timeBaseNs};
+    if (const auto r = run(runId)) return {lo + r->timeBaseNs, hi + r->timeBaseNs};
     return {};
 }
 

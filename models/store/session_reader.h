@@ -61,6 +61,8 @@ public:
 
     std::vector<SourceRow> sources() const;
     std::vector<RunRow> runs() const;
+    std::optional<RunRow> run(int64_t runId) const;   // one run by id (an index lookup, not a scan)
+    bool singleRun() const;                            // exactly one run in the session
     std::vector<TrackRow> tracks(int64_t runId) const;
     std::vector<StepRow> steps(int64_t runId) const;  // absolute times
     int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
