@@ -88,7 +88,7 @@ int runImport(const std::vector<std::string> &args, Streams io) {
     std::vector<std::filesystem::path> inputs;
     for (const std::string &p : a.positional()) {
         std::error_code ec;
-        if (!std::filesystem::exists(p, ec)) {
+        if (!std::filesystem::exists(p, ec) && !std::filesystem::is_symlink(p, ec)) {  // dangling links: the scanner says why
             io.err << "stepscope: " << printableText(p) << ": no such file or folder\n";
             return Unreadable;
         }
@@ -135,6 +135,9 @@ int runImport(const std::vector<std::string> &args, Streams io) {
                        << s.warnings << " warnings\n";
             }
             if (!summary.skipped.empty()) io.out << "  " << summary.skipped.size() << " file(s) skipped (see import_log)\n";
+            if (!summary.duplicates.empty())
+                io.out << "  " << summary.duplicates.size()
+                       << " path(s) lead to a file or folder already imported: read once (see import_log)\n";
             io.out << "imported " << summary.events() << " events from " << summary.sources.size() << " source(s)\n";
         }
         if (!offsets.empty() && !applyOffsets(store, offsets, io)) return Usage;

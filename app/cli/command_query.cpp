@@ -78,7 +78,7 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
             const int primary = sqlite3_extended_errcode(store.db()) & 0xff;
             const bool damaged = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_IOERR;
             io.err << "stepscope query: " << (damaged ? printableText(file) + ": " : std::string())
-                   << sqlite3_errmsg(store.db()) << "\n";
+                   << sqliteErrorMessage(store.db(), sqlite3_extended_errcode(store.db())) << "\n";
             return damaged ? Unreadable : Usage;
         };
         if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) return fail();

@@ -83,7 +83,7 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
     std::vector<fs::path> inputs;
     for (const std::string &p : paths) {
         std::error_code ec;
-        if (!fs::exists(p, ec)) {
+        if (!fs::exists(p, ec) && !fs::is_symlink(p, ec)) {  // a dangling link: the scanner says why
             io.err << "stepscope: " << printableText(p) << ": no such file or folder\n";
             s.m_exitCode = Unreadable;
             return s;

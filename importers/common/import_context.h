@@ -4,6 +4,7 @@
 // and warnings, and the cancel flag to poll. Importers never throw for bad input: they record the
 // problem with warn()/error(), keep what they read, and return a status.
 
+#include "models/store/printable_text.h"
 #include "models/store/session_writer.h"
 
 #include <atomic>
@@ -46,25 +47,9 @@ public:
     static constexpr int64_t kMaxLoggedPerSource = 1000;
 
 private:
-    // Messages quote file names and names from the file: control characters (ANSI escapes, CR,
-    // BEL, C1) are written as visible \xNN so nothing in the log can drive a terminal or a view.
-    static std::string printable(const std::string &text) {
-        std::string out;
-        out.reserve(text.size());
-        for (size_t i = 0; i < text.size(); ++i) {
-            const auto c = static_cast<unsigned char>(text[i]);
-            const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0 &&
-                            static_cast<unsigned char>(text[i + 1]) >= 0x80;
-            if (c >= 0x20 && c != 0x7F && !c1) {
-                out += char(c);
-                continue;
-            }
-            const unsigned v = c1 ? static_cast<unsigned char>(text[++i]) : c;
-            const char hex[] = "0123456789abcdef";
-            out += {'\\', 'x', hex[v >> 4], hex[v & 15]};
-        }
-        return out;
-    }
+    // Messages quote file names and names from the file: control characters become a visible \xNN
+    // (printableText) so nothing in the log can drive a terminal or a view.
+    static std::string printable(const std::string &text) { return printableText(text); }
 
     void record(Severity severity, const std::string &position, const std::string &message) {
         if (severity == Severity::Warning) ++m_warnings;

@@ -2,6 +2,7 @@
 // reports). The JSON contract lives in report_formatter.cpp.
 
 #include "models/analysis/report_formatter.h"
+#include "models/store/printable_text.h"
 
 #include <string_view>
 
@@ -15,23 +16,7 @@ namespace {
 
 // Names come from files: control characters become visible \xNN so they cannot drive a terminal,
 // and markdown gets a backslash before every character markdown or HTML would interpret.
-std::string shown(std::string_view s) {
-    static const char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(s.size());
-    for (size_t i = 0; i < s.size(); ++i) {
-        auto c = static_cast<unsigned char>(s[i]);
-        const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-                        static_cast<unsigned char>(s[i + 1]) < 0xA0;
-        if (c >= 0x20 && c != 0x7F && !c1) {
-            out += char(c);
-            continue;
-        }
-        if (c1) c = static_cast<unsigned char>(s[++i]);
-        out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
-    }
-    return out;
-}
+std::string shown(std::string_view s) { return printableText(s); }
 
 std::string md(std::string_view s) {
     std::string out;

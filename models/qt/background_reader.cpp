@@ -61,8 +61,8 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
             }
             try {
                 deliver = work(db, job->cancel);
-            } catch (const StoreError &) {
-                deliver = {};  // interrupted, or the file could not be read now: nothing to show
+            } catch (const std::exception &) {
+                deliver = {};  // interrupted, damaged or unreadable now (StoreError, bad_alloc): nothing to show
             }
             std::lock_guard lock(job->mutex);
             job->db = nullptr;

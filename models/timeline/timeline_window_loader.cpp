@@ -114,7 +114,7 @@ TimelineWindowLoader::Result TimelineWindowLoader::read(sqlite3 *db, const Reque
     try {
         result.slices = TimelineSliceStore::querySlices(db, r.trackId, r.lo, r.hi);
         result.flows = TimelineSliceStore::queryFlows(db, r.trackId, r.lo, r.hi);
-    } catch (const StoreError &) {
+    } catch (const std::exception &) {  // StoreError, or bad_alloc from a damaged page: never end the thread
         result.slices.clear();
         result.flows.clear();
         result.failed = true;

@@ -195,6 +195,19 @@ private slots:
         QVERIFY2(contains(r.out, "bad\\x1b[31mname\\x07.csv"), r.out.c_str());
     }
 
+    void namedLinksSayWhatIsWrong() {
+        fs::create_symlink(at("nowhere.json"), at("dangling.json"));
+        Result r = runCli({"report", at("dangling.json").string()});
+        QCOMPARE(r.code, int(cli::Unreadable));
+        QVERIFY2(contains(r.err, "dangling"), r.err.c_str());
+        // The same trace named twice, once through a link: read once, and the summary says so.
+        fs::create_symlink(m_trace, at("again.pt.trace.json.gz"));
+        r = runCli({"import", m_trace.string(), at("again.pt.trace.json.gz").string(), "-o", at("once.stepscope").string()});
+        QVERIFY2(r.code == 0 || r.code == cli::Partial, r.err.c_str());
+        QVERIFY2(contains(r.out, "1 path(s) lead to a file or folder already imported"), r.out.c_str());
+        QVERIFY2(contains(r.out, "from 1 source(s)"), r.out.c_str());
+    }
+
     void interruptedRunRemovesItsScratchSession() {
         int fds[2];
         QVERIFY(::pipe(fds) == 0);

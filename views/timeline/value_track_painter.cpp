@@ -72,7 +72,8 @@ void ValueTrackPainter::paint(QPainter &p, const QRectF &area, const TimelineVal
     if (!series.lod || series.lod->size() == 0 || !range.valid()) return;
     const MetricLod &lod = *series.lod;
     const int width = std::max(1, int(std::ceil(area.width())));
-    const auto [low, high] = scale(series);
+    const auto bounds = scale(series);
+    const double low = bounds.first, high = bounds.second;  // plain names: lambdas capture them (clang 14)
     const double top = area.top() + 3, bottom = area.bottom() - 2;
     auto y = [&](double v) { return bottom - (v - low) / (high - low) * (bottom - top); };
     const double baseline = y(std::clamp(0.0, low, high));
