@@ -332,8 +332,13 @@ void MainWindow::addToSession(const QStringList &paths) {
 
 void MainWindow::openSession(const QString &file) {
     try {
-        m_session->setStore(std::make_unique<SessionStore>(file.toStdString()));
-        addRecent(QFileInfo(file).absoluteFilePath());
+        // A session the user may not change (someone else's file, a read-only folder) opens
+        // read-only: it can be viewed and exported, and nothing tries to write it.
+        const QFileInfo info(file);
+        const bool writable = !info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable());
+        m_session->setStore(std::make_unique<SessionStore>(
+            file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly));
+        addRecent(info.absoluteFilePath());
     } catch (const std::exception &e) {
         m_lastError = QString::fromStdString(e.what());
         // A session that failed half-way through loading is closed again: no view keeps reading it.

@@ -6,6 +6,7 @@
 
 #include "models/annotations/annotation_store.h"
 #include "tests/store/store_test_support.h"
+#include "tests/child_process.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -24,36 +25,11 @@ using namespace stepscope::test;
 namespace fs = std::filesystem;
 
 namespace {
-// Runs `body` in a child process as an unprivileged user when this is root (root ignores folder
-// permissions); returns what it reported, or nullopt when privileges cannot be dropped here.
+// Runs `body` as an unprivileged user when this is root (root ignores folder permissions); returns
+// what it reported, or nullopt when privileges cannot be dropped here.
 std::optional<std::string> runUnprivileged(const std::function<std::string()> &body) {
-    int fds[2];
-    if (pipe(fds) != 0) return std::nullopt;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        std::string out;
-        if (geteuid() == 0 && (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) {
-            out = "<cannot drop privileges>";
-        } else {
-            try {
-                out = body();
-            } catch (const std::exception &e) {
-                out = std::string("error: ") + e.what();
-            }
-        }
-        if (write(fds[1], out.data(), out.size()) < 0) _exit(2);
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (out == "<cannot drop privileges>") return std::nullopt;
-    return out;
+    const auto r = test::runInChild([&](int &) { return body(); }, true);
+    return r ? std::optional<std::string>(r->out) : std::nullopt;
 }
 
 std::string readSession(const fs::path &file) {
