@@ -21,14 +21,44 @@ std::pair<double, double> ValueTrackPainter::scale(const TimelineValueSeries &se
 }
 
 QString ValueTrackPainter::formatValue(double value, const QString &unit, double scaleMax) {
+    if (!unit.isEmpty()) {
+        const UnitScale scale = MetricUnits::scaleFor(unit, scaleMax);
+        // Zero needs its unit too ("max 0" says nothing about what is zero).
+        if (value == 0) return scale.suffix.isEmpty() ? QStringLiteral("0") : QStringLiteral("0") + QChar(0x2009) + scale.suffix;
+        return MetricUnits::format(value, scale);
+    }
     if (value == 0) return QStringLiteral("0");
-    if (!unit.isEmpty()) return MetricUnits::format(value, MetricUnits::scaleFor(unit, scaleMax));
     static const char *const prefixes[] = {"", " k", " M", " G", " T", " P"};
     int k = 0;
     double divisor = 1;
     while (k < 5 && std::fabs(scaleMax) >= divisor * 1000 * 0.95) { divisor *= 1000; ++k; }
     const double v = value / divisor, a = std::fabs(v);
     return QString::number(v, 'f', a >= 100 || (k == 0 && v == std::round(v)) ? 0 : a >= 10 ? 1 : 2) + QLatin1String(prefixes[k]);
+}
+
+std::pair<int64_t, int64_t> ValueTrackPainter::samplesDrawn(const TimelineValueSeries &series, NsRange range) {
+    const MetricLod &lod = *series.lod;
+    if (!range.valid() || lod.size() == 0) return {0, 0};
+    if (series.periodNs > 0) {
+        // A metric sample stamped T is drawn over (T - period, T]: it overlaps [start, end) when
+        // start < T < end + period.
+        return {lod.lowerIndex(range.start + 1), lod.lowerIndex(range.end + series.periodNs)};
+    }
+    // A counter's sample holds from its stamp until the next: the one at or before the start too.
+    const auto held = lod.indexAtOrBefore(range.start);
+    return {held ? *held : lod.lowerIndex(range.start), lod.lowerIndex(range.end)};
+}
+
+QString ValueTrackPainter::peakLabel(const TimelineValueSeries &series, NsRange range) {
+    if (!series.lod) return QStringLiteral("no samples");
+    const auto [low, high] = scale(series);
+    const double scaleMax = std::max(std::fabs(low), std::fabs(high));
+    const auto [i, j] = samplesDrawn(series, range);
+    if (j <= i) return QStringLiteral("no samples");
+    const MetricStats drawn = series.lod->statsOfIndices(i, j);
+    // One sample over the whole view (zoomed inside a period): its value, not a "max" of one.
+    if (drawn.count == 1) return formatValue(drawn.max, series.unit, scaleMax);
+    return QStringLiteral("max %1").arg(formatValue(drawn.max, series.unit, scaleMax));
 }
 
 void ValueTrackPainter::paintLabel(QPainter &p, const QRect &rect, const QString &name, const TimelineValueSeries &series,
@@ -40,22 +70,12 @@ void ValueTrackPainter::paintLabel(QPainter &p, const QRect &rect, const QString
                fm.elidedText(name, Qt::ElideMiddle, rect.width()));
     const auto [low, high] = scale(series);
     const double scaleMax = std::max(std::fabs(low), std::fabs(high));
-    // The samples drawn in view (a metric's are one period ahead, see paint()); zoomed inside one
-    // period there are none, and the value held over the view is shown instead.
-    const int64_t ahead = series.periodNs;
-    const MetricStats inView = series.lod->stats(range.start + ahead, range.end + ahead);
-    QString peak = QStringLiteral("no samples");
-    if (inView.count > 0) {
-        peak = QStringLiteral("max %1").arg(formatValue(inView.max, series.unit, scaleMax));
-    } else if (const auto i = series.lod->indexAtOrBefore(range.start + ahead - 1)) {
-        const int64_t age = range.end + ahead - series.lod->times()[size_t(*i)];
-        if (series.periodNs == 0 || age <= 3 * series.periodNs)
-            peak = formatValue(series.lod->values()[size_t(*i)], series.unit, scaleMax);
-    }
+    const QString peak = peakLabel(series, range);
     const int peakW = fm.horizontalAdvance(peak) + 8;
     // "5 ms" rather than "every 5 ms": the label column is narrow.
     const QString sampling = series.periodNs > 0 ? MetricUnits::period(series.periodNs).remove(QStringLiteral("every ")) : QStringLiteral("counter");
-    const QString range0 = QStringLiteral("%1–%2 · %3").arg(formatValue(low, series.unit, scaleMax),
+    // "0–100 %": the upper end carries the unit for both (the column is narrow).
+    const QString range0 = QStringLiteral("%1–%2 · %3").arg(low == 0 ? QStringLiteral("0") : formatValue(low, series.unit, scaleMax),
                                                              formatValue(high, series.unit, scaleMax), sampling);
     const QRect second(rect.left(), rect.top() + line, rect.width(), line);
     p.setPen(muted);

@@ -23,7 +23,13 @@ public:
     // value in view ("0 – 100 % · every 100 ms", "max 87.5 %").
     static void paintLabel(QPainter &p, const QRect &rect, const QString &name, const TimelineValueSeries &series,
                            NsRange range, const QColor &text, const QColor &muted);
-    // A value in the series' unit: "87.5 %", "12.3 GiB", and plain counts as "3.00 G"; 0 as "0".
+    // The right-hand label: "max 97.0 %", the highest value drawn in `range` — every sample whose
+    // drawn span (a metric's period before its stamp, a counter's hold until the next sample)
+    // overlaps it, so it always matches the chart and the hover; "no samples" where none is drawn.
+    static QString peakLabel(const TimelineValueSeries &series, NsRange range);
+    // The indices [first, last) of the samples drawn over `range` (see peakLabel).
+    static std::pair<int64_t, int64_t> samplesDrawn(const TimelineValueSeries &series, NsRange range);
+    // A value in the series' unit: "87.5 %", "12.3 GiB", "0 %", and plain counts as "3.00 G", "0".
     static QString formatValue(double value, const QString &unit, double scaleMax);
     // The colour of a value track: from its name, so the same counter has the same colour everywhere.
     static QColor colorFor(const QString &trackName);
