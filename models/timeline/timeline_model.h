@@ -80,6 +80,8 @@ public:
 
     // Flows (launch -> kernel) with an end inside `range`, among tracks drawn exactly.
     std::vector<TimelineFlow> flows(NsRange range, const std::vector<int> &visibleTracks);
+    // Every flow into or out of one slice (the selection's arrows), wherever its ends are.
+    std::vector<TimelineFlow> flowsOf(int64_t sliceId) const;
     // The slice id behind a drawn item (summary items carry none), or -1.
     int64_t resolveSliceId(int track, const TimelineItem &item) const;
     SliceDetails details(int64_t sliceId) const;
@@ -104,6 +106,8 @@ private:
     void addMetricTracks();
     void requestWindow(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi, int64_t t0, int64_t t1);
     void installResults();
+    // A stored flow on the tracks' absolute axis and lanes; nullopt when a track is unknown.
+    std::optional<TimelineFlow> placeFlow(const RawFlow &f) const;
     void fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
                     double nsPerPixel, std::vector<TimelineItem> &out) const;
     void fetchSummary(const TimelineTrack &t, const TrackLod &lod, int level, int64_t t0, int64_t t1,

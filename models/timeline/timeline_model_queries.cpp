@@ -119,6 +119,17 @@ SliceDetails TimelineModel::details(int64_t sliceId) const {
     return d;
 }
 
+std::optional<TimelineFlow> TimelineModel::placeFlow(const RawFlow &f) const {
+    const int from = trackIndex(f.fromTrack), to = trackIndex(f.toTrack);
+    if (from < 0 || to < 0) return std::nullopt;
+    // Depths on the tracks' lanes, as the folder places their slices.
+    const auto lane = [this](int track, uint32_t depth) {
+        return std::min<uint32_t>(depth, uint32_t(std::max(1, m_tracks[size_t(track)].depthCount) - 1));
+    };
+    return TimelineFlow{f.fromId, f.toId, from, to, m_tracks[size_t(from)].baseNs + f.fromEnd,
+                        m_tracks[size_t(to)].baseNs + f.toStart, lane(from, f.fromDepth), lane(to, f.toDepth)};
+}
+
 std::vector<TimelineFlow> TimelineModel::flows(NsRange range, const std::vector<int> &visibleTracks) {
     std::vector<TimelineFlow> out;
     for (int ti : visibleTracks) {
@@ -126,23 +137,37 @@ std::vector<TimelineFlow> TimelineModel::flows(NsRange range, const std::vector<
         const TimelineTrack &t = m_tracks[size_t(ti)];
         if (!m_slices.cached(t.id, range.start - t.baseNs, range.end - t.baseNs)) continue;  // not drawn exactly
         for (const RawFlow &f : m_slices.flows(t.id)) {
-            const int from = trackIndex(f.fromTrack), to = trackIndex(f.toTrack);
-            if (from < 0 || to < 0) continue;
-            // Depths on the tracks' lanes, as the folder places their slices.
-            const auto lane = [this](int track, uint32_t depth) {
-                return std::min<uint32_t>(depth, uint32_t(std::max(1, m_tracks[size_t(track)].depthCount) - 1));
-            };
-            TimelineFlow tf{f.fromId, f.toId, from, to, m_tracks[size_t(from)].baseNs + f.fromEnd,
-                            m_tracks[size_t(to)].baseNs + f.toStart, lane(from, f.fromDepth), lane(to, f.toDepth)};
-            const bool inside = (tf.fromNs >= range.start && tf.fromNs <= range.end) ||
-                                (tf.toNs >= range.start && tf.toNs <= range.end);
-            if (inside) out.push_back(tf);
+            const std::optional<TimelineFlow> tf = placeFlow(f);
+            if (!tf) continue;
+            const bool inside = (tf->fromNs >= range.start && tf->fromNs <= range.end) ||
+                                (tf->toNs >= range.start && tf->toNs <= range.end);
+            if (inside) out.push_back(*tf);
         }
     }
     std::sort(out.begin(), out.end(), [](const TimelineFlow &a, const TimelineFlow &b) {
         return a.fromSliceId != b.fromSliceId ? a.fromSliceId < b.fromSliceId : a.toSliceId < b.toSliceId; });
     out.erase(std::unique(out.begin(), out.end(), [](const TimelineFlow &a, const TimelineFlow &b) {
         return a.fromSliceId == b.fromSliceId && a.toSliceId == b.toSliceId; }), out.end());
+    return out;
+}
+
+std::vector<TimelineFlow> TimelineModel::flowsOf(int64_t sliceId) const {
+    std::vector<TimelineFlow> out;
+    if (!m_store || sliceId < 0) return out;
+    // Both directions, each through its index (flow_from_slice, flow_to_slice).
+    for (const char *side : {"f.from_slice_id", "f.to_slice_id"}) {
+        SqliteStatement st(m_store->db(), std::string(
+            "SELECT f.from_slice_id, f.to_slice_id, a.track_id, a.start_ns + a.dur_ns, a.depth, b.track_id, b.start_ns, b.depth "
+            "FROM flow f JOIN slice a ON a.id = f.from_slice_id JOIN slice b ON b.id = f.to_slice_id WHERE ") + side + " = ?1 LIMIT 64");
+        st.bind(1, sliceId);
+        while (st.step()) {
+            const RawFlow raw{st.columnInt(0), st.columnInt(1), st.columnInt(2), st.columnInt(5),
+                              std::clamp(st.columnInt(3), -kLodTimeLimit, kLodTimeLimit),
+                              std::clamp(st.columnInt(6), -kLodTimeLimit, kLodTimeLimit), clampDepth(st.columnInt(4)),
+                              clampDepth(st.columnInt(7))};
+            if (const auto tf = placeFlow(raw)) out.push_back(*tf);
+        }
+    }
     return out;
 }
 

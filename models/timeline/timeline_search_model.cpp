@@ -51,6 +51,8 @@ std::vector<TimelineSearchModel::Hit> TimelineSearchModel::find(sqlite3 *db, con
 void TimelineSearchModel::install(const QString &text, std::vector<Hit> hits) {
     m_text = text;
     m_hits = std::move(hits);
+    m_longest = 0;
+    for (const Hit &h : m_hits) m_longest = std::max(m_longest, h.durNs);
     m_current = -1;
     emit resultsChanged();
     emit currentChanged(m_current);

@@ -40,6 +40,8 @@ public:
     int current() const { return m_current; }  // -1 when none
     const Hit *currentHit() const { return m_current >= 0 ? &m_hits[size_t(m_current)] : nullptr; }
     const std::vector<Hit> &hits() const { return m_hits; }
+    // The longest hit's duration: hits reaching into a range start at most this long before it.
+    int64_t longestHit() const { return m_longest; }
 
     void next();      // wraps around
     void previous();  // wraps around
@@ -68,6 +70,7 @@ private:
     QString m_text;
     std::vector<Hit> m_hits;
     int m_current = -1;
+    int64_t m_longest = 0;
 };
 
 } // namespace stepscope

@@ -1,9 +1,12 @@
 #pragma once
-// KeyboardShortcuts lists every key and mouse gesture of the timeline and the window (Perfetto and
-// chrome://tracing conventions) in one reference card: Help ▸ Keyboard Shortcuts, or "?" in the
-// timeline. The table is the single place the bindings are described.
+// KeyboardShortcuts is the reference card of keys and mouse gestures: Help ▸ Keyboard Shortcuts, or
+// "?" in the timeline. It is generated, so it cannot drift from the bindings: the timeline's own keys
+// and gestures (handled in TimelineView's event handlers, listed here) followed by every QAction of
+// the window that has a shortcut, with the action's own text and key sequence.
 
 #include <QString>
+
+#include <vector>
 
 class QDialog;
 class QWidget;
@@ -12,9 +15,17 @@ namespace stepscope {
 
 class KeyboardShortcuts {
 public:
-    // The reference card as an HTML table.
-    static QString html();
-    // A non-modal dialog showing it (deleted on close).
+    struct Row {
+        QString keys, what;
+    };
+    // The timeline's keys and gestures (not QActions: they are handled by TimelineView itself).
+    static std::vector<Row> timelineRows();
+    // One row per QAction under `window` (menus, docks, panes) with a shortcut, in menu order as
+    // found, duplicates (same text and keys) once. `window` may be null: none.
+    static std::vector<Row> actionRows(const QWidget *window);
+    // The reference card as an HTML table: the timeline's rows, then the window's actions.
+    static QString html(const QWidget *window = nullptr);
+    // A non-modal dialog showing the card of `parent`'s window (deleted on close).
     static QDialog *showDialog(QWidget *parent);
 };
 

@@ -60,7 +60,10 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
     connect(time, &TimeRangeController::selectionChanged, this, &SliceDetailsView::onSelection);
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
         const QVariant id = item->data(0, kSliceIdRole);
-        if (id.isValid()) m_timeline->selectSlice(id.toLongLong());
+        if (!id.isValid()) return;
+        m_timeline->revealSlice(id.toLongLong());
+        // The keys belong to the timeline again: W/A/S/D work without a click first.
+        m_timeline->setFocus(Qt::OtherFocusReason);
     });
 }
 

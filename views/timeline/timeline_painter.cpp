@@ -42,17 +42,21 @@ QFont sized(QFont font, double pt, bool bold = false) {
 }
 } // namespace
 
-void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits) {
+void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits, std::vector<TimelineFlow> *arrows) {
     hits.clear();
+    std::vector<TimelineFlow> drawn;
     p.fillRect(QRect(QPoint(0, 0), f.size), kBackground);
     if (!f.model || !f.layout || !f.range.valid() || f.size.width() <= kLabelWidth) return;
     p.setFont(sized(p.font(), 9));
     f.model->beginFrame();
     paintTracks(p, f, hits);
     f.model->endFrame();
-    // Arrows only where they can be told apart: few exact slices on screen (flows are read per window).
+    // Arrows between visible pairs only where they can be told apart: few exact slices on screen
+    // (flows are read per exact window). The selected slice's arrows at any zoom.
     const auto exact = std::count_if(hits.begin(), hits.end(), [](const TimelineHit &h) { return h.item.sliceId >= 0; });
-    if (f.showFlows && exact * 6 <= dataRect(f.size).width()) paintFlows(p, f);
+    if (f.showFlows) paintFlows(p, f, exact * 6 <= dataRect(f.size).width(), drawn);
+    if (arrows) *arrows = std::move(drawn);
+    paintSearchHits(p, f);
     paintLabels(p, f);
     paintRuler(p, f);
     paintSteps(p, f);
@@ -171,43 +175,103 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
     }
 }
 
-void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f) {
-    std::vector<int> visible;
-    for (const TimelineRow &row : f.layout->rows())
-        if (row.kind == TimelineRow::Kind::Track) visible.push_back(row.index);
-    auto flows = f.model->flows(f.range, visible);
+void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn) {
     const QRect data = dataRect(f.size);
-    // Arrows closer than ~10 px apart are a smear, not information: then only the selected slice's.
-    if (int(flows.size()) * 10 > data.width()) {
-        flows.erase(std::remove_if(flows.begin(), flows.end(), [&](const TimelineFlow &fl) {
-            return f.selectedSliceId < 0 || (fl.fromSliceId != f.selectedSliceId && fl.toSliceId != f.selectedSliceId); }),
-                    flows.end());
+    std::vector<TimelineFlow> flows;
+    if (visiblePairs) {
+        std::vector<int> visible;
+        for (const TimelineRow &row : f.layout->rows())
+            if (row.kind == TimelineRow::Kind::Track) visible.push_back(row.index);
+        flows = f.model->flows(f.range, visible);
+        // Arrows closer than ~10 px apart are a smear, not information; and a bounded count keeps
+        // the frame cheap. Then only the selected slice's.
+        if (int(flows.size()) > kMaxFlowArrows || int(flows.size()) * 10 > data.width()) flows.clear();
     }
+    if (f.selectedFlows)
+        for (const TimelineFlow &fl : *f.selectedFlows)
+            if (std::none_of(flows.begin(), flows.end(), [&](const TimelineFlow &o) {
+                    return o.fromSliceId == fl.fromSliceId && o.toSliceId == fl.toSliceId; }))
+                flows.push_back(fl);
     if (flows.empty()) return;
     const XMap m = xmap(f);
     p.save();
     p.setClipRect(data);
     p.setRenderHint(QPainter::Antialiasing, true);
-    const QColor ink(70, 80, 96, 190);
-    p.setPen(QPen(ink, 1.2));
+    const QColor ink(70, 80, 96, 200), selectedInk(20, 20, 20, 230);
+    const double left = data.left() - 1.0, right = data.right() + 1.0;
     for (const TimelineFlow &fl : flows) {
         const TimelineRow *a = f.layout->trackRow(fl.fromTrack);
         const TimelineRow *b = f.layout->trackRow(fl.toTrack);
-        if (!a || !b) continue;
-        const QPointF from(m.x(fl.fromNs), screenY(f, TimelineLayout::laneY(*a, fl.fromDepth)) + TimelineLayout::kLaneHeight / 2.0);
-        const QPointF to(m.x(fl.toNs), screenY(f, TimelineLayout::laneY(*b, fl.toDepth)) + (b->y > a->y ? 1.0 : TimelineLayout::kLaneHeight - 1.0));
-        QPainterPath path(from);
-        const double dx = std::max(12.0, std::abs(to.x() - from.x()) / 2);
-        path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
+        if (!a || !b) continue;  // an end on a hidden or collapsed track
+        QPointF from(m.x(fl.fromNs), screenY(f, TimelineLayout::laneY(*a, fl.fromDepth)) + TimelineLayout::kLaneHeight / 2.0);
+        QPointF to(m.x(fl.toNs), screenY(f, TimelineLayout::laneY(*b, fl.toDepth)) + TimelineLayout::kLaneHeight / 2.0);
+        if ((from.x() < left && to.x() < left) || (from.x() > right && to.x() > right)) continue;  // not in view
+        // A launch 100 ms before its kernel is far off screen: an arrow towards it would be a flat
+        // line along the lane. The off-screen end is pinned to the edge, at its own lane, dashed.
+        // Only the selection's arrows do that: pinned arrows of every pair in view would be a fan.
+        const bool fromOut = from.x() < left || from.x() > right, toOut = to.x() < left || to.x() > right;
+        const bool selected = f.selectedSliceId >= 0 && (fl.fromSliceId == f.selectedSliceId || fl.toSliceId == f.selectedSliceId);
+        if ((fromOut || toOut) && !selected) continue;
+        from.setX(std::clamp(from.x(), left, right));
+        to.setX(std::clamp(to.x(), left, right));
+        const QColor c = selected ? selectedInk : ink;
+        QPen pen(c, selected ? 1.6 : 1.2);
+        if (fromOut || toOut) pen.setStyle(Qt::DashLine);
+        p.setPen(pen);
         p.setBrush(Qt::NoBrush);
+        QPainterPath path(from);
+        const double dx = std::clamp(std::abs(to.x() - from.x()) / 2, 12.0, 60.0);
+        path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
         p.drawPath(path);
-        // Arrow head along the last tangent (horizontal into the target).
-        const double s = 5;
-        QPolygonF head;
-        head << to << to + QPointF(-s * 1.4, -s * 0.8) << to + QPointF(-s * 1.4, s * 0.8);
-        p.setBrush(ink);
-        p.drawPolygon(head);
+        p.setPen(QPen(c, 1));
+        p.setBrush(c);
+        p.drawEllipse(from, 2.0, 2.0);  // where it leaves
+        if (!toOut) {
+            // Arrow head along the last tangent (horizontal into the target).
+            const double s = 5;
+            QPolygonF head;
+            head << to << to + QPointF(-s * 1.4, -s * 0.8) << to + QPointF(-s * 1.4, s * 0.8);
+            p.drawPolygon(head);
+        }
+        drawn.push_back(fl);
     }
+    p.restore();
+}
+
+void TimelinePainter::paintSearchHits(QPainter &p, const TimelineFrame &f) {
+    if (!f.searchHits || f.searchHits->empty()) return;
+    const auto &hits = *f.searchHits;
+    const QRect data = dataRect(f.size);
+    const XMap m = xmap(f);
+    // Hits are by start: from the first that can still reach into the view (the longest hit back).
+    auto it = std::lower_bound(hits.begin(), hits.end(), f.range.start - f.longestSearchHit,
+                               [](const TimelineSearchModel::Hit &h, int64_t t) { return h.startNs < t; });
+    // An outline per hit, at least 3 px wide so a hit inside a merged block still shows; bounded,
+    // so a common name over a zoomed-out run costs a fixed amount per frame.
+    constexpr int kMaxOutlined = 4000;
+    QVector<QRectF> rects;
+    const auto &tracks = f.model->tracks();
+    for (; it != hits.end() && it->startNs <= f.range.end && rects.size() < kMaxOutlined; ++it) {
+        if (it->startNs + it->durNs < f.range.start || it->track < 0 || it->track >= int(tracks.size())) continue;
+        const TimelineRow *row = f.layout->trackRow(it->track);
+        if (!row) continue;  // hidden or collapsed
+        const uint32_t depth = std::min<uint32_t>(it->depth, uint32_t(std::max(1, tracks[size_t(it->track)].depthCount) - 1));
+        const double y = screenY(f, TimelineLayout::laneY(*row, depth));
+        if (y + TimelineLayout::kLaneHeight < data.top() || y > data.bottom()) continue;
+        double x0 = std::max(data.left() - 2.0, m.x(it->startNs)), x1 = std::min(data.right() + 2.0, m.x(it->startNs + it->durNs));
+        if (x1 - x0 < 3) {
+            const double c = (x0 + x1) / 2;
+            x0 = c - 1.5;
+            x1 = c + 1.5;
+        }
+        rects.push_back(QRectF(x0 + 0.5, y + 0.5, x1 - x0 - 1, TimelineLayout::kLaneHeight - 1));
+    }
+    if (rects.isEmpty()) return;
+    p.save();
+    p.setClipRect(data);
+    p.setPen(QPen(QColor::fromRgb(kSearchHitRgb), 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRects(rects);
     p.restore();
 }
 
@@ -281,6 +345,37 @@ void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {
     p.fillRect(QRect(0, kRulerHeight - 1, f.size.width(), 1), QColor(205, 209, 215));
 }
 
+std::vector<std::pair<size_t, QString>> TimelinePainter::stepLabels(const TimelineFrame &f, const QFontMetrics &fm) {
+    std::vector<std::pair<size_t, QString>> out;
+    const auto &steps = f.model->steps();
+    if (steps.empty() || !f.range.valid()) return out;
+    const QRect data = dataRect(f.size);
+    const XMap m = xmap(f);
+    // Steps are sorted by start: begin with the first that can still reach into the view.
+    int64_t longest = 0;
+    for (const TimelineStep &s : steps) longest = std::max(longest, s.durNs);
+    size_t i = size_t(std::lower_bound(steps.begin(), steps.end(), f.range.start - longest,
+                                       [](const TimelineStep &s, int64_t t) { return s.startNs < t; }) - steps.begin());
+    for (; i < steps.size() && steps[i].startNs <= f.range.end; ++i)
+        if (steps[i].startNs + steps[i].durNs >= f.range.start) out.push_back({i, QString()});
+    // Widths from the digit count (tabular digits): shaping text for thousands of steps is slow.
+    const int digitWidth = fm.horizontalAdvance(QLatin1Char('0')), prefixWidth = fm.horizontalAdvance(QStringLiteral("step "));
+    const auto digits = [](int64_t step) { return int(QString::number(step).size()); };
+    // A mix of "step 11" and "12" reads as two kinds of thing. The room is a step's full width (not
+    // its clipped part), so panning does not flip the format.
+    bool wordy = true;
+    for (const auto &[k, text] : out)
+        if (prefixWidth + digits(steps[k].step) * digitWidth + 8 >= double(steps[k].durNs) * m.scale) { wordy = false; break; }
+    for (auto &[k, text] : out) {
+        const TimelineStep &s = steps[k];
+        const double cx0 = std::max(m.x(s.startNs), double(data.left()));
+        const double cx1 = std::min(m.x(s.startNs + s.durNs), double(data.right()));
+        if ((wordy ? prefixWidth : 0) + digits(s.step) * digitWidth + 4 < cx1 - cx0 - 1)
+            text = wordy ? QStringLiteral("step %1").arg(s.step) : QString::number(s.step);
+    }
+    return out;
+}
+
 void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     const QRect band(0, kRulerHeight, f.size.width(), kStepBandHeight);
     p.fillRect(band, QColor(250, 251, 252));
@@ -290,28 +385,15 @@ void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     const XMap m = xmap(f);
     p.save();
     p.setClipRect(QRect(data.left(), band.top(), data.width(), band.height()));
-    const QFontMetrics fm(p.font());
     const auto &steps = f.model->steps();
-    // Steps are sorted by start: begin with the first that can still reach into the view.
-    int64_t longest = 0;
-    for (const TimelineStep &s : steps) longest = std::max(longest, s.durNs);
-    const size_t begin = size_t(std::lower_bound(steps.begin(), steps.end(), f.range.start - longest,
-                                                 [](const TimelineStep &s, int64_t t) { return s.startNs < t; }) - steps.begin());
-    const int digitWidth = fm.horizontalAdvance(QLatin1Char('0')), prefixWidth = fm.horizontalAdvance(QStringLiteral("step "));
-    for (size_t i = begin; i < steps.size(); ++i) {
+    for (const auto &[i, text] : stepLabels(f, QFontMetrics(p.font()))) {
         const TimelineStep &s = steps[i];
-        if (s.startNs > f.range.end) break;
-        if (s.startNs + s.durNs < f.range.start) continue;
         const double x0 = m.x(s.startNs), x1 = m.x(s.startNs + s.durNs);
         const double cx0 = std::max(x0, double(data.left())), cx1 = std::min(x1, double(data.right()));
         const QRectF r(cx0, band.top() + 2, std::max(1.0, cx1 - cx0 - 1), band.height() - 4);
         const bool hot = int(i) == f.highlightedStep;
         p.fillRect(r, hot ? QColor(196, 214, 242) : (s.step % 2 ? QColor(226, 234, 246) : QColor(236, 241, 249)));
         p.fillRect(QRectF(x0, band.top(), 1, band.height()), kStepLine);
-        // Widths from the digit count (tabular digits): shaping text for thousands of steps is slow.
-        const int digits = int(QString::number(s.step).size());
-        const QString text = prefixWidth + digits * digitWidth + 8 < r.width() ? QStringLiteral("step %1").arg(s.step)
-                           : (digits * digitWidth + 4 < r.width() ? QString::number(s.step) : QString());
         if (!text.isEmpty()) {
             p.setPen(kText);
             p.drawText(r, Qt::AlignCenter, text);

@@ -6,6 +6,7 @@
 // It records where each item landed (hits) so the view can answer clicks and tooltips.
 
 #include "models/timeline/timeline_model.h"
+#include "models/timeline/timeline_search_model.h"
 #include "views/timeline/timeline_layout.h"
 
 #include <QPainter>
@@ -34,6 +35,9 @@ struct TimelineFrame {
     TimelineItem selectedItem;
     bool showFlows = true;
     int highlightedStep = -1;  // index into model->steps()
+    const std::vector<TimelineFlow> *selectedFlows = nullptr;  // the selected slice's flows: always drawn
+    const std::vector<TimelineSearchModel::Hit> *searchHits = nullptr;  // by start; outlined in view
+    int64_t longestSearchHit = 0;
 };
 
 class TimelinePainter {
@@ -43,15 +47,25 @@ public:
     static constexpr int kStepBandHeight = 18;
     static constexpr int kHeaderHeight = kRulerHeight + kStepBandHeight;
 
-    // Paints the frame; fills `hits` with the items drawn (cleared first).
-    static void paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits);
+    // Paints the frame; fills `hits` with the items drawn (cleared first) and, when given, `arrows`
+    // with the flow arrows drawn.
+    static void paint(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits,
+                      std::vector<TimelineFlow> *arrows = nullptr);
+    // Visible pairs' arrows are drawn while at most this many are in view (and ~10 px apart).
+    static constexpr int kMaxFlowArrows = 200;
+    // The outline of search hits in view: orange stands out on every name colour.
+    static constexpr QRgb kSearchHitRgb = 0xffff8800;
+    // The label of each step in view (index into model->steps(), text; empty where it does not
+    // fit): one format for all, "step 12" where every step in view has room for it, else "12".
+    static std::vector<std::pair<size_t, QString>> stepLabels(const TimelineFrame &f, const QFontMetrics &fm);
     static QRect dataRect(const QSize &size) { return QRect(kLabelWidth, kHeaderHeight, size.width() - kLabelWidth, size.height() - kHeaderHeight); }
 
 private:
     static void paintTracks(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits);
     static void paintItems(QPainter &p, const TimelineFrame &f, const TimelineRow &row, const std::vector<TimelineItem> &items,
                            std::vector<TimelineHit> &hits);
-    static void paintFlows(QPainter &p, const TimelineFrame &f);
+    static void paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn);
+    static void paintSearchHits(QPainter &p, const TimelineFrame &f);
     static void paintLabels(QPainter &p, const TimelineFrame &f);
     static void paintRuler(QPainter &p, const TimelineFrame &f);
     static void paintSteps(QPainter &p, const TimelineFrame &f);

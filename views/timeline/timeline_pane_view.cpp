@@ -20,6 +20,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
       m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_flows(new QToolButton(this)) {
     setObjectName(QStringLiteral("timelinePane"));
+    m_timeline->setSearch(m_search);  // every hit in view is outlined
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 2);
     m_searchField->setPlaceholderText(tr("Search slices by name (Enter: next, Shift+Enter: previous)"));
@@ -42,6 +43,8 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     bar->addWidget(m_stepBox);
     auto *go = new QToolButton(this);
     go->setText(tr("Go"));
+    go->setObjectName(QStringLiteral("goToStep"));
+    m_stepBox->setObjectName(QStringLiteral("stepBox"));
     bar->addWidget(go);
     m_flows->setText(tr("Flows"));
     m_flows->setCheckable(true);
@@ -67,15 +70,18 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(m_search, &TimelineSearchModel::busyChanged, this, &TimelinePaneView::updateHitLabel);
     connect(m_search, &TimelineSearchModel::currentChanged, this, [this](int) {
         updateHitLabel();
-        if (const auto *hit = m_search->currentHit()) m_timeline->selectSlice(hit->sliceId);
+        if (const auto *hit = m_search->currentHit()) m_timeline->revealSlice(hit->sliceId);
     });
-    auto goToStep = [this] {
+    // After Go (or Enter in the box) the keys belong to the timeline again: W/A/S/D work at once.
+    // editingFinished also comes when the box loses focus; then focus has gone elsewhere on purpose.
+    auto goToStep = [this](bool takeFocus) {
         if (!m_timeline->goToStep(m_stepBox->value())) m_hitLabel->setText(tr("no step %1").arg(m_stepBox->value()));
+        if (takeFocus) m_timeline->setFocus(Qt::OtherFocusReason);
     };
-    connect(go, &QToolButton::clicked, this, goToStep);
-    connect(m_stepBox, &QSpinBox::editingFinished, this, goToStep);
+    connect(go, &QToolButton::clicked, this, [goToStep] { goToStep(true); });
+    connect(m_stepBox, &QSpinBox::editingFinished, this, [this, goToStep] { goToStep(m_stepBox->hasFocus()); });
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
-    auto *find = new QAction(this);
+    auto *find = new QAction(tr("Search slices across the whole session"), this);
     find->setShortcut(QKeySequence::Find);
     find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QAction::triggered, this, [this] { m_searchField->setFocus(); m_searchField->selectAll(); });

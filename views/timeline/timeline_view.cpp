@@ -44,6 +44,7 @@ void TimelineView::reload() {
     m_savedChoices = store ? QByteArray::fromStdString(store->setting(kLayoutSetting)) : QByteArray();
     m_selectedSliceId = -1;
     m_selectedTrack = -1;
+    m_selectedFlows.clear();
     m_model->load(store);  // emits modelReset: choices restored, layout rebuilt
     if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
 }
@@ -121,26 +122,51 @@ bool TimelineView::goToStep(int64_t step) {
     return true;
 }
 
-void TimelineView::selectSlice(int64_t sliceId) {
-    const SliceDetails d = m_model->details(sliceId);
-    m_selectedSliceId = d.valid() ? sliceId : -1;
+void TimelineView::selectSlice(int64_t sliceId) { selectDetails(m_model->details(sliceId), false); }
+
+void TimelineView::revealSlice(int64_t sliceId) { selectDetails(m_model->details(sliceId), true); }
+
+void TimelineView::setSearch(const TimelineSearchModel *search) {
+    if (m_search) disconnect(m_search, nullptr, this, nullptr);
+    m_search = search;
+    if (m_search) connect(m_search, &TimelineSearchModel::resultsChanged, this, qOverload<>(&QWidget::update));
+    update();
+}
+
+void TimelineView::selectDetails(const SliceDetails &d, bool reveal) {
+    m_selectedSliceId = d.valid() ? d.id : -1;
     m_selectedTrack = d.valid() ? d.track : -1;
     m_selectedItem = TimelineItem{};
+    m_selectedFlows = d.valid() ? m_model->flowsOf(d.id) : std::vector<TimelineFlow>{};
     if (d.valid()) {
         m_selectedItem.startNs = d.startNs;
         m_selectedItem.durNs = d.durNs;
         m_selectedItem.depth = d.depth;
         ensureTrackVisible(d.track);
         const NsRange r = range();
-        if (d.startNs + d.durNs < r.start || d.startNs > r.end) {
+        // Revealing: the slice spans at least a 40th of the view (~30 px), so no merging swallows it;
+        // instants and very short slices get a couple of microseconds around them.
+        const int64_t widest = std::max<int64_t>(d.durNs * 40, 2'000);
+        const int64_t mid = d.startNs + d.durNs / 2;
+        if (reveal && r.duration() > widest) {
+            m_time->setRange({mid - widest / 2, mid + widest / 2});
+        } else if (d.startNs + d.durNs < r.start || d.startNs > r.end) {
             // Bring it into view, keeping the zoom unless the slice is wider than the view.
             const int64_t span = std::max(r.duration(), d.durNs * 3);
-            const int64_t mid = d.startNs + d.durNs / 2;
             m_time->setRange({mid - span / 2, mid + span / 2});
         }
     }
     update();
     emit sliceSelected(d);
+}
+
+void TimelineView::clearSelectedSlice() {
+    m_selectedFlows.clear();
+    if (m_selectedSliceId < 0 && m_selectedTrack < 0) return;
+    m_selectedSliceId = -1;
+    m_selectedTrack = -1;
+    update();
+    emit sliceSelected(SliceDetails{});
 }
 
 int64_t TimelineView::timeAt(double x) const {
@@ -203,7 +229,12 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.selectedTrack = m_selectedTrack;
     f.selectedItem = m_selectedItem;
     f.showFlows = m_showFlows;
-    TimelinePainter::paint(p, f, m_hits);
+    if (m_search) {
+        f.searchHits = &m_search->hits();
+        f.longestSearchHit = m_search->longestHit();
+    }
+    f.selectedFlows = &m_selectedFlows;
+    TimelinePainter::paint(p, f, m_hits, &m_arrows);
     m_annotations->paint(p, TimelinePainter::dataRect(size()), [this](int64_t t) { return xOf(t); });
     // Reads cut short by the frame budget continue in the next frame; windows read in the
     // background call for their own frame (detailLoaded).

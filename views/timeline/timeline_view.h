@@ -10,6 +10,7 @@
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_model.h"
+#include "models/timeline/timeline_search_model.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_painter.h"
 
@@ -38,6 +39,11 @@ public:
     bool goToStep(int64_t step);
     // Selects a slice by id, scrolls it into view and emits sliceSelected(); -1 clears.
     void selectSlice(int64_t sliceId);
+    // selectSlice(), and pans and zooms so that the slice is on screen and wide enough to be drawn
+    // as itself, never inside a merged "N events" block (search hits, links followed in Details).
+    void revealSlice(int64_t sliceId);
+    // Outlines every hit of `search` that is in view (nullptr: none); repaints when they change.
+    void setSearch(const TimelineSearchModel *search);
     int64_t selectedSliceId() const { return m_selectedSliceId; }
     void setFlowsVisible(bool visible);
     bool flowsVisible() const { return m_showFlows; }
@@ -62,6 +68,8 @@ public:
     int64_t timeAt(double x) const;
     double xOf(int64_t t) const;
     const std::vector<TimelineHit> &lastHits() const { return m_hits; }
+    // The flow arrows drawn in the last frame.
+    const std::vector<TimelineFlow> &lastArrows() const { return m_arrows; }
     TimelineAnnotationOverlay *annotations() const { return m_annotations; }
 
 signals:
@@ -89,6 +97,8 @@ private:
     void clickAt(QPoint pos);
     bool clickLabel(QPoint pos);
     void setRangeContinuous(NsRange r);
+    void selectDetails(const SliceDetails &d, bool reveal);
+    void clearSelectedSlice();  // emits sliceSelected() with empty details when one was selected
     NsRange range() const { return m_time->range(); }
 
     SessionModel *m_session;
@@ -96,7 +106,10 @@ private:
     TimelineModel *m_model;
     TimelineLayout m_layout;
     std::vector<TimelineHit> m_hits;
-    TimelineAnnotationOverlay *m_annotations;  // notes drawn over the tracks, "Annotate…" entries
+    std::vector<TimelineFlow> m_arrows;
+    std::vector<TimelineFlow> m_selectedFlows;  // read once per selection
+    TimelineAnnotationOverlay *m_annotations;
+    const TimelineSearchModel *m_search = nullptr;  // notes drawn over the tracks, "Annotate…" entries
     QTimer m_commitTimer;  // commits continuous zoom/pan gestures to the zoom history
     int m_scrollY = 0;
     bool m_showFlows = true;

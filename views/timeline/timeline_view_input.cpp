@@ -119,15 +119,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event) {
 
 void TimelineView::clickAt(QPoint pos) {
     const TimelineHit *hit = hitAt(pos);
-    if (!hit || hit->item.block) {
-        if (m_selectedSliceId >= 0 || m_selectedTrack >= 0) {
-            m_selectedSliceId = -1;
-            m_selectedTrack = -1;
-            update();
-            emit sliceSelected(SliceDetails{});
-        }
-        return;
-    }
+    if (!hit || hit->item.block) return clearSelectedSlice();
     const int64_t id = m_model->resolveSliceId(hit->track, hit->item);
     m_selectedTrack = hit->track;
     m_selectedItem = hit->item;
@@ -161,12 +153,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event) {
     case Qt::Key_Question: KeyboardShortcuts::showDialog(this); break;
     case Qt::Key_Escape:
         m_time->clearSelection();
-        if (m_selectedTrack >= 0) {
-            m_selectedSliceId = -1;
-            m_selectedTrack = -1;
-            update();
-            emit sliceSelected(SliceDetails{});
-        }
+        clearSelectedSlice();
         break;
     case Qt::Key_Up:
     case Qt::Key_Down:
@@ -195,9 +182,12 @@ bool TimelineView::event(QEvent *e) {
         }
     } else if (pos.x() < TimelinePainter::kLabelWidth && pos.y() >= TimelinePainter::kHeaderHeight) {
         const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
-        if (row && row->kind == TimelineRow::Kind::Track)
+        if (row && row->kind == TimelineRow::Kind::Track) {
             text = tr("<b>%1</b><br>drag to reorder · right-click to hide or move")
                        .arg(m_model->tracks()[size_t(row->index)].name.toHtmlEscaped());
+            if (m_model->valueSeries(row->index))  // say which label describes what
+                text += tr("<br>scale and sampling: the whole run · max: the highest value in view");
+        }
     } else if (const QString value = valueTooltip(pos); !value.isEmpty()) {
         text = value;
     } else if (const TimelineHit *hit = hitAt(pos)) {
