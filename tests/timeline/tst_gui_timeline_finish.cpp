@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -238,6 +239,9 @@ private slots:
         QVERIFY(card.contains(QStringLiteral("<b>[</b>")) && card.contains(QStringLiteral("<b>]</b>")));
         QVERIFY(card.contains(QStringLiteral("Save View")) && !card.contains(QStringLiteral("&amp;Save")));
         QVERIFY(card.contains(QStringLiteral("W / S")));  // the timeline's own keys
+        QDialog *dialog = KeyboardShortcuts::showDialog(&w);  // looked at: timeline_png/finish_shortcut_card.png
+        dialog->grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR) + "/timeline_png/finish_shortcut_card.png");
+        dialog->close();
     }
 
     void stepLabelsShareOneFormat() {
