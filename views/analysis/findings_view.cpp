@@ -2,6 +2,12 @@
 
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/category_colors.h"
+#include "views/analysis/wrapped_text_delegate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QMenu>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -42,8 +48,34 @@ FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWi
     m_tree->setColumnCount(3);
     m_tree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Evidence")});
     m_tree->setRootIsDecorated(true);
-    m_tree->setWordWrap(true);
+    // Findings and their advice are sentences: they wrap to the panel's width, never elided.
+    m_tree->setItemDelegate(new WrappedTextDelegate(m_tree));
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(2, QHeaderView::Interactive);
+    m_tree->header()->resizeSection(2, 160);
+    auto *copy = new QAction(tr("Copy text"), m_tree);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, [this] {
+        if (const QTreeWidgetItem *item = m_tree->currentItem()) {
+            QStringList parts;
+            for (int c = 0; c < m_tree->columnCount(); ++c)
+                if (!item->text(c).isEmpty()) parts << item->text(c);
+            QApplication::clipboard()->setText(parts.join(QStringLiteral(" — ")));
+        }
+    });
+    m_tree->addAction(copy);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this, copy](QPoint pos) {
+        QTreeWidgetItem *item = m_tree->itemAt(pos);
+        if (!item) return;
+        m_tree->setCurrentItem(item);
+        QMenu menu(this);
+        menu.addAction(copy);
+        menu.exec(m_tree->viewport()->mapToGlobal(pos));
+    });
     connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { activate(item); });
     connect(m_analysis, &AnalysisModel::changed, this, &FindingsView::reloadRuns);
     connect(m_runBox, &QComboBox::currentIndexChanged, this, &FindingsView::reload);

@@ -4,6 +4,7 @@
 #include "models/analysis/op_stats_table_model.h"
 #include "models/analysis/range_op_stats.h"
 #include "models/timeline/range_aggregate_model.h"
+#include "views/analysis/name_column.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,10 +20,28 @@
 
 namespace stepscope {
 
+namespace {
+// A first click on a number column shows the biggest first (the costly ops are what one looks for);
+// on a text column, A to Z.
+class OpStatsProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
+        if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole) {
+            const bool text = section == OpStatsTableModel::Name || section == OpStatsTableModel::Side ||
+                              section == OpStatsTableModel::Device || section == OpStatsTableModel::Grid ||
+                              section == OpStatsTableModel::Block;
+            return int(text ? Qt::AscendingOrder : Qt::DescendingOrder);
+        }
+        return QSortFilterProxyModel::headerData(section, orientation, role);
+    }
+};
+} // namespace
+
 OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_runBox(new QComboBox(this)), m_sideBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
-      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new OpStatsProxy(this)),
       m_rangeOnly(new QCheckBox(tr("Visible range only"), this)), m_scope(new QLabel(this)),
       m_rangeStats(new RangeOpStats(this)), m_rangeTimer(new QTimer(this)) {
     m_sideBox->addItems({tr("GPU ops"), tr("Host ops"), tr("All")});
@@ -57,10 +76,8 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name, QHeaderView::Stretch);
     m_table->horizontalHeader()->setMinimumSectionSize(40);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_nameColumn = new NameColumn(m_table, OpStatsTableModel::Name);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_sideBox, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -124,13 +141,26 @@ void OpStatsView::reload() {
         m_rangeStats->forgetEvents();  // off: the run's events are not kept
         m_model->setOps(a->ops);
     }
+    showUsedColumns();
     updateScope();
 }
 
 void OpStatsView::showRangeStats() {
     if (!visibleRangeOnly()) return;
     m_model->setOps(m_rangeStats->result());
+    showUsedColumns();
     updateScope();
+}
+
+void OpStatsView::showUsedColumns() {
+    // Kernel details (grid, block, registers, shared memory) are recorded by some profilers only:
+    // empty columns give their width to the names.
+    for (int c = OpStatsTableModel::Grid; c <= OpStatsTableModel::SharedMemory; ++c) {
+        bool any = false;
+        for (int r = 0; r < m_model->rowCount() && !any; ++r) any = !m_model->index(r, c).data().toString().isEmpty();
+        m_table->setColumnHidden(c, !any);
+    }
+    m_nameColumn->fit();
 }
 
 void OpStatsView::updateScope() {

@@ -21,6 +21,7 @@ class QSortFilterProxyModel;
 namespace stepscope {
 
 class AnalysisModel;
+class NameColumn;
 class OpStatsTableModel;
 class RangeOpStats;
 
@@ -37,6 +38,7 @@ public:
     void setVisibleRangeOnly(bool on);
     bool visibleRangeOnly() const;
     RangeOpStats *rangeStats() const { return m_rangeStats; }
+    NameColumn *nameColumn() const { return m_nameColumn; }
 
 signals:
     void opSelected(const QString &name, int device);  // device -1: host
@@ -46,6 +48,7 @@ private:
     void reload();
     void showRangeStats();
     void updateScope();
+    void showUsedColumns();
 
     SessionModel *m_session;
     TimeRangeController *m_time;
@@ -59,6 +62,7 @@ private:
     QLabel *m_scope;
     RangeOpStats *m_rangeStats;
     QTimer *m_rangeTimer;
+    NameColumn *m_nameColumn = nullptr;
 };
 
 } // namespace stepscope

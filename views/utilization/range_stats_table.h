@@ -12,6 +12,7 @@ class QTableWidget;
 
 namespace stepscope {
 
+class NameColumn;
 struct SeriesRangeStats;
 
 class RangeStatsTable : public QWidget {
@@ -22,10 +23,16 @@ public:
     // Shows `stats` under `title`; hides itself when stats is empty.
     void setStats(const QString &title, const std::vector<SeriesRangeStats> &stats);
     QTableWidget *table() const { return m_table; }
+    NameColumn *names() const { return m_names; }
+    // At most this many rows tall (the rest scroll); UtilizationView sets it from its own height.
+    void setMaximumRows(int rows);
 
 private:
+    void fitHeight();
     QLabel *m_title;
+    int m_maxRows = 6;
     QTableWidget *m_table;
+    NameColumn *m_names;
 };
 
 } // namespace stepscope
