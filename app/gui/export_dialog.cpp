@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 
 namespace stepscope::gui {
 
@@ -56,7 +57,13 @@ ExportDialog::ExportDialog(MainWindow *window, const QString &view, QWidget *par
             m_file->setText(f.dir().filePath(f.completeBaseName() + "." + suffix));
     });
     const QString base = view == QLatin1String("window") ? QStringLiteral("stepscope-window") : QStringLiteral("stepscope-") + view;
-    m_file->setText(QDir::home().filePath(base + ".png"));
+    // The folder of the last export (else home): pictures of one investigation land together.
+    m_file->setText(QDir(lastFolder()).filePath(base + ".png"));
+}
+
+QString ExportDialog::lastFolder() {
+    const QString dir = QSettings().value(QStringLiteral("export/lastFolder")).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QDir::homePath();
 }
 
 void ExportDialog::setFile(const QString &file) {
@@ -81,7 +88,12 @@ QString ExportDialog::exportNow() {
     r.view = view;
     r.scale = m_scale->currentData().toDouble();
     r.caption = m_caption->isChecked();
-    return FigureRenderer(*m_window).renderLive(widget, r, file);
+    const QString error = FigureRenderer(*m_window).renderLive(widget, r, file);
+    if (error.isEmpty()) {
+        m_written = QFileInfo(file).absoluteFilePath();
+        QSettings().setValue(QStringLiteral("export/lastFolder"), QFileInfo(m_written).absolutePath());
+    }
+    return error;
 }
 
 void ExportDialog::accept() {

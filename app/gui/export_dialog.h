@@ -22,6 +22,10 @@ public:
     // Renders with the dialog's choices; returns the error, empty on success.
     QString exportNow();
     void setFile(const QString &file);
+    // The file the last successful exportNow() wrote (absolute), for the status bar; empty before.
+    QString writtenFile() const { return m_written; }
+    // Where the file field starts: the folder of the last export (QSettings), else home.
+    static QString lastFolder();
 
 private:
     void browse();
@@ -31,6 +35,7 @@ private:
     QComboBox *m_view, *m_format, *m_scale;
     QLineEdit *m_file;
     QCheckBox *m_caption;
+    QString m_written;
 };
 
 } // namespace stepscope::gui

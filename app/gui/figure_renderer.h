@@ -4,7 +4,8 @@
 // by every view, never written to the session), lays out the view asked for at the size asked for,
 // and hands it with its caption and legend (ExportCaption) to ViewExporter. `stepscope export`, the
 // evidence pack of `report --screenshots` and the GUI's Export actions share it, so a picture looks
-// the same whichever way it was made.
+// the same whichever way it was made. A view's picture is its content: toolbars and rows of controls
+// are hidden while it is taken, and a timeline grows until its last track is whole.
 
 #include "app/gui/main_window.h"
 #include "models/annotations/annotation_store.h"
@@ -35,6 +36,7 @@ public:
     QString renderLive(QWidget *widget, const FigureRequest &request, const QString &file);
 
 private:
+    class Staging;
     QString exportWith(QWidget *widget, const FigureRequest &request, const QString &file);
     MainWindow &m_window;
 };

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <optional>
 
 namespace stepscope {
 
@@ -17,28 +18,54 @@ constexpr int kMaxRuns = 2;
 constexpr int kMaxNotes = 8;
 
 QString seconds(int64_t ns) { return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3); }
+
+// More than half of [lo, hi) lies inside `range`.
+bool mostlyIn(int64_t lo, int64_t hi, NsRange range) {
+    const int64_t a = std::max(lo, range.start), b = std::min(hi, range.end);
+    return hi > lo && b - a > (hi - lo) / 2;
+}
 } // namespace
+
+ExportCaption::StepsShown ExportCaption::stepsIn(const RunAnalysis &a, NsRange range) {
+    StepsShown shown;
+    shown.total = int(a.steps.steps.size());
+    if (!a.steps.fromMarkers) return shown;
+    // A step is in the picture when at least half of it is — of its span on device time, or of its
+    // marker's host span (`export --steps A-B` shows the markers' span; GPU work may run on past it).
+    for (const AnalysisStep &s : a.steps.steps) {
+        if (!mostlyIn(s.start, s.end, range) && !mostlyIn(s.hostStart, s.hostEnd, range)) continue;
+        if (shown.count == 0) shown.first = s.step;
+        shown.last = s.step;
+        ++shown.count;
+    }
+    return shown;
+}
 
 QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange range, int64_t originNs) {
     QString time = QObject::tr("%1 – %2 (%3)").arg(seconds(range.start - originNs), seconds(range.end - originNs),
                                                   formatDurationNs(range.duration()));
     const RunAnalysis *a = AnalysisModel::of(session)->analysis(runId);
     if (!a || a->steps.steps.empty() || !a->steps.fromMarkers) return time;
-    // A step is in the picture when at least half of it is.
-    int64_t first = -1, last = -1;
-    int count = 0;
-    for (const AnalysisStep &s : a->steps.steps) {
-        const int64_t lo = std::max(s.start, range.start), hi = std::min(s.end, range.end);
-        if (hi - lo <= s.dur() / 2) continue;
-        if (first < 0) first = s.step;
-        last = s.step;
-        ++count;
+    const StepsShown s = stepsIn(*a, range);
+    if (s.count == 0) return QObject::tr("between steps · %1").arg(time);
+    if (s.count == s.total) return QObject::tr("all %1 steps · %2").arg(s.total).arg(time);
+    if (s.first == s.last) return QObject::tr("step %1 of %2 · %3").arg(s.first).arg(s.total).arg(time);
+    return QObject::tr("steps %1–%2 of %3 · %4").arg(s.first).arg(s.last).arg(s.total).arg(time);
+}
+
+std::optional<RunAnalysis> ExportCaption::analyseSteps(SessionModel *session, const RunRow &run, int64_t first, int64_t last) {
+    if (!session || !session->store()) return std::nullopt;
+    // The options `report --steps A-B` uses (ReportBuilder): the session's batch size, else a detected one.
+    AnalysisOptions o;
+    o.firstStep = first;
+    o.lastStep = last;
+    o.batchSize = AnalysisModel::of(session)->batchSize();
+    o.batchSizeSource = "session";
+    try {
+        return RunAnalyzer(*session->store(), CategoryRules::load()).analyze(run, o);
+    } catch (const std::exception &) {
+        return std::nullopt;  // the caption then says what it can without the range's figures
     }
-    const int total = int(a->steps.steps.size());
-    if (count == 0) return QObject::tr("between steps · %1").arg(time);
-    if (count == total) return QObject::tr("all %1 steps · %2").arg(total).arg(time);
-    if (first == last) return QObject::tr("step %1 of %2 · %3").arg(first).arg(total).arg(time);
-    return QObject::tr("steps %1–%2 of %3 · %4").arg(first).arg(last).arg(total).arg(time);
 }
 
 ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, const QString &view, const QString &title) {
@@ -53,6 +80,8 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
     const int64_t origin = extent.valid() ? extent.startNs : range.start;
     AnalysisModel *analysis = AnalysisModel::of(session);
     const std::vector<RunRow> runs = analysis->runs();
+    // The figures of the first run's steps in the picture: the legend's step-time breakdown.
+    std::optional<RunAnalysis> firstOwn;
     const RunAnalysis *firstRun = nullptr;
     for (size_t i = 0; i < runs.size() && int(i) < kMaxRuns; ++i) {
         const RunRow &run = runs[i];
@@ -62,13 +91,35 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         if (!run.device.empty()) about << QString::fromStdString(run.device);
         if (!about.isEmpty()) who += QStringLiteral(" (%1)").arg(about.join(", "));
         d.caption << QObject::tr("Run %1 · %2").arg(who, rangeText(session, run.id, range, origin));
-        if (const RunAnalysis *a = analysis->analysis(run.id)) {
-            if (!firstRun) firstRun = a;
-            QString verdict = QObject::tr("Bottleneck: %1").arg(QString::fromStdString(a->bottleneck));
-            if (!a->bottleneckDetail.empty()) verdict += QStringLiteral(" (%1)").arg(QString::fromStdString(a->bottleneckDetail));
-            verdict += QObject::tr(" · GPU busy %1% of step time").arg(a->gpuBusyPct, 0, 'f', 1);
-            if (a->samplesPerSecond) verdict += QObject::tr(" · %1 samples/s").arg(*a->samplesPerSecond, 0, 'f', 1);
-            d.caption << verdict;
+        const RunAnalysis *whole = analysis->analysis(run.id);
+        if (!whole) continue;
+        // The verdict and figures describe the steps in the picture, exactly as `report --steps A-B`
+        // computes them; the whole run's only when the picture shows all of it.
+        const StepsShown shown = stepsIn(*whole, range);
+        std::optional<RunAnalysis> own;
+        const RunAnalysis *a = nullptr;
+        QString scope;
+        if (shown.count > 0 && shown.count == shown.total) {
+            a = whole;
+        } else if (shown.count > 0 && (own = analyseSteps(session, run, shown.first, shown.last))) {
+            a = &*own;
+            scope = shown.first == shown.last ? QObject::tr(" (step %1)").arg(shown.first)
+                                              : QObject::tr(" (steps %1–%2)").arg(shown.first).arg(shown.last);
+        } else {
+            // Between steps, or a part of a trace without step markers: no step figures of the range
+            // exist; the run's verdict is labelled as the whole run's.
+            d.caption << QObject::tr("Bottleneck of the whole run: %1").arg(QString::fromStdString(whole->bottleneck));
+            continue;
+        }
+        QString verdict = QObject::tr("Bottleneck%1: %2").arg(scope, QString::fromStdString(a->bottleneck));
+        if (!a->bottleneckDetail.empty()) verdict += QStringLiteral(" (%1)").arg(QString::fromStdString(a->bottleneckDetail));
+        // A CPU-only trace has no GPU to be busy: no "GPU busy 0.0 %".
+        if (const auto busy = a->gpuBusy()) verdict += QObject::tr(" · GPU busy %1 % of step time").arg(*busy, 0, 'f', 1);
+        if (a->samplesPerSecond) verdict += QObject::tr(" · %1 samples/s").arg(*a->samplesPerSecond, 0, 'f', 1);
+        d.caption << verdict;
+        if (!firstRun) {
+            firstOwn = std::move(own);
+            firstRun = firstOwn ? &*firstOwn : a;
         }
     }
     if (int(runs.size()) > kMaxRuns) d.caption << QObject::tr("(and %n more run(s))", nullptr, int(runs.size()) - kMaxRuns);
@@ -93,7 +144,7 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         if (!shares.empty()) d.legend.push_back({QColor(), QObject::tr("Step time")});
         for (const auto &[pct, c] : shares) {
             const auto name = kCategoryNames[size_t(c)];
-            d.legend.push_back({categoryColor(Category(c)), QStringLiteral("%1 %2%").arg(QString::fromUtf8(name.data(), qsizetype(name.size())))
+            d.legend.push_back({categoryColor(Category(c)), QStringLiteral("%1 %2 %").arg(QString::fromUtf8(name.data(), qsizetype(name.size())))
                                                                 .arg(pct, 0, 'f', 1)});
         }
     }

@@ -6,7 +6,10 @@
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
+#include "models/analysis/run_analysis.h"
 #include "views/export/view_exporter.h"
+
+#include <optional>
 
 namespace stepscope {
 
@@ -16,6 +19,16 @@ public:
     static ExportDecoration build(SessionModel *session, NsRange range, const QString &view, const QString &title = {});
     // "steps 12–14 of 30" / "1.234 s – 1.456 s (222 ms)" for a range of a run's steps.
     static QString rangeText(SessionModel *session, int64_t runId, NsRange range, int64_t originNs);
+
+    // The marked steps of a run in a picture of `range`: those at least half inside it.
+    struct StepsShown {
+        int64_t first = -1, last = -1;
+        int count = 0, total = 0;
+    };
+    static StepsShown stepsIn(const RunAnalysis &analysis, NsRange range);
+    // The run analysed over steps first..last only, as `stepscope report --steps A-B` analyses it;
+    // nullopt when it cannot be (no session, unreadable).
+    static std::optional<RunAnalysis> analyseSteps(SessionModel *session, const RunRow &run, int64_t first, int64_t last);
 };
 
 } // namespace stepscope

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -27,7 +28,7 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     layout->addWidget(m_plot, 1);
 
     m_plot->setMinimumHeight(160);
-    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->xAxis->setLabel(tr("step (number)"));
     m_plot->yAxis->setLabel(tr("step time (ms)"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
@@ -85,6 +86,7 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
                 keys = std::make_pair(keys ? keys->first : double(s.step) - 0.45, double(s.step) + 0.45);
         return keys;
     });
+    connect(AnnotationModel::of(session), &AnnotationModel::changed, this, [this] { QTimer::singleShot(0, this, &StepTimeView::fitValueAxis); });
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](QPoint pos) {
         const int k = stepAt(m_plot->xAxis->pixelToCoord(pos.x()));
@@ -156,7 +158,8 @@ void StepTimeView::reload() {
         }
         QString line = tr("bottleneck: <b>%1</b>").arg(QString::fromStdString(m_current->bottleneck).toHtmlEscaped());
         if (!m_current->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(QString::fromStdString(m_current->bottleneckDetail).toHtmlEscaped());
-        line += tr(" · GPU busy %1%").arg(m_current->gpuBusyPct, 0, 'f', 1);
+        // A CPU-only trace has no GPU to be busy: no "GPU busy 0.0 %".
+        if (const auto busy = m_current->gpuBusy()) line += tr(" · GPU busy %1 %").arg(*busy, 0, 'f', 1);
         if (m_current->samplesPerSecond) line += tr(" · %1 samples/s").arg(*m_current->samplesPerSecond, 0, 'f', 1);
         if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");
         m_summary->setText(line);
@@ -176,9 +179,18 @@ void StepTimeView::reload() {
     if (outKeys.isEmpty()) m_outliers->removeFromLegend();
     else m_outliers->addToLegend();
     if (!keys.isEmpty()) m_plot->xAxis->setRange(keys.front() - 1, keys.back() + 1);
-    m_plot->yAxis->setRange(0, maxMs * 1.12);
+    m_maxMs = maxMs;
     m_annotations->refresh();
+    fitValueAxis();
     applyRange(m_time->range());
+}
+
+void StepTimeView::fitValueAxis() {
+    // Note labels sit in the top band of the chart (AnnotationPlotLayer): with notes, the bars and
+    // the outlier marks stay below that band instead of under the labels.
+    const double headroom = m_annotations->itemCount() > 0 ? 1.12 / (1.0 - kNoteBand) : 1.12;
+    m_plot->yAxis->setRange(0, m_maxMs * headroom);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void StepTimeView::applyRange(NsRange range) {

@@ -31,12 +31,15 @@ public:
     AnnotationPlotLayer *annotations() const { return m_annotations; }
     // The breakdown text shown as the tooltip of the step at plot key x (empty when none).
     QString stepSummary(double x) const;
+    // The top share of the chart kept clear of bars when notes are drawn (their labels live there).
+    static constexpr double kNoteBand = 0.38;
 
 private:
     void reloadRuns();
     void reload();
     void applyRange(NsRange range);
     int stepAt(double x) const;
+    void fitValueAxis();
 
     SessionModel *m_session;
     TimeRangeController *m_time;
@@ -49,6 +52,7 @@ private:
     QCPGraph *m_inRange = nullptr;
     const RunAnalysis *m_current = nullptr;
     AnnotationPlotLayer *m_annotations = nullptr;  // notes as markers over the steps they span
+    double m_maxMs = 1;                            // the longest step
 };
 
 } // namespace stepscope
