@@ -9,12 +9,13 @@ namespace {
 struct PanelSpec {
     const char *key, *title;
     std::vector<std::string> names;
+    std::vector<std::string> limits = {};  // capacity series shown as a line on this panel
 };
 
 const std::vector<PanelSpec> &specs() {
     static const std::vector<PanelSpec> s = {
         {"gpu_util", "GPU utilization", {"gpu_util"}},
-        {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}},
+        {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}, {"gpu_mem_total", "memory.total"}},
         {"gpu_mem_util", "GPU memory utilization", {"gpu_mem_util"}},
         {"cpu", "CPU", {"cpu_util"}},
         {"host_mem", "Host memory", {"host_mem_used"}},
@@ -48,6 +49,12 @@ std::vector<UtilizationPanel> UtilizationPanels::group(const MetricSeriesModel &
                 else if (panel.unit != QString::fromStdString(info.unit)) continue;  // mixed units: keep the first
                 panel.series.push_back(i);
             }
+        for (const std::string &name : spec.limits)
+            for (int i = 0; i < model.count(); ++i) {
+                const MetricSeriesInfo &info = model.series(i).info;
+                if (info.name == name && model.series(i).lod.size() > 0 && QString::fromStdString(info.unit) == panel.unit)
+                    panel.limits.push_back(i);
+            }
         if (!panel.series.empty()) out.push_back(std::move(panel));
     }
     return out;
@@ -71,6 +78,12 @@ QString UtilizationPanels::seriesLabel(const MetricSeriesInfo &info, bool withRu
     else if (info.name == "host_mem_used") label = QStringLiteral("used");
     else if (info.name == "io_wait") label = QStringLiteral("I/O wait");
     else label = QString::fromStdString(info.name);
+    if (withRun && !info.run.empty()) label = QString::fromStdString(info.run) + QStringLiteral(" · ") + label;
+    return label;
+}
+
+QString UtilizationPanels::limitLabel(const MetricSeriesInfo &info, bool withRun) {
+    QString label = info.device ? QStringLiteral("GPU %1 total").arg(*info.device) : QStringLiteral("total");
     if (withRun && !info.run.empty()) label = QString::fromStdString(info.run) + QStringLiteral(" · ") + label;
     return label;
 }

@@ -18,6 +18,9 @@ struct UtilizationPanel {
     QString title;  // "GPU utilization"
     QString unit;   // stored unit of its series ("%", "B", "B/s")
     std::vector<int> series;  // indices into the model
+    // Constant capacities of the panel's series (nvidia-smi's memory.total): drawn as a dashed
+    // horizontal line at their value, not as a chart of their own.
+    std::vector<int> limits;
 };
 
 class UtilizationPanels {
@@ -28,6 +31,8 @@ public:
     static QString seriesLabel(const MetricSeriesInfo &info, bool withRun);
     // Colours follow identity: GPU n has one colour in every panel; in/read vs out/write differ.
     static QColor seriesColor(const MetricSeriesInfo &info, int indexInPanel);
+    // "GPU 0 total" for a capacity line.
+    static QString limitLabel(const MetricSeriesInfo &info, bool withRun);
 };
 
 } // namespace stepscope

@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -25,6 +26,7 @@ struct UtilizationView::Panel {
     QCPItemLine *crosshair = nullptr;
     QCPItemRect *selection = nullptr;
     std::vector<QCPGraph *> graphs;
+    std::vector<std::pair<QCPGraph *, double>> limits;  // capacity lines and their value (shown units)
     std::vector<QColor> fills;  // per graph; alpha 0: none
     std::vector<QCPScatterStyle> dots;  // per graph: the mark at each sample when zoomed in
     UnitScale scale;
@@ -57,12 +59,18 @@ QString wallClock(int64_t ns, bool withMs) {
 
 UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_metrics(metrics), m_time(time), m_plot(new QCustomPlot(this)), m_header(new QLabel(this)),
-      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_commitTimer(new QTimer(this)) {
+      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_commitTimer(new QTimer(this)), m_scroll(new QScrollArea(this)) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
     layout->addWidget(m_header);
-    layout->addWidget(m_plot, 1);
+    // The charts scroll rather than squash: each keeps a readable height however small the dock
+    // and however tall the selection's statistics below them.
+    m_scroll->setWidget(m_plot);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(m_scroll, 1);
     layout->addWidget(m_empty, 1);
     layout->addWidget(m_stats);
     m_header->setTextFormat(Qt::PlainText);
@@ -161,7 +169,10 @@ void UtilizationView::rebuild() {
     m_rects.clear();
     m_panels = UtilizationPanels::group(*m_metrics);
     m_severalRuns = UtilizationPanels::severalRuns(*m_metrics);
-    m_plot->setVisible(!m_panels.empty());
+    m_scroll->setVisible(!m_panels.empty());
+    // Each chart's data area at least kMinChartHeight, plus its axis margins; the time labels under
+    // the last one.
+    m_plot->setMinimumHeight(std::max(200, int(m_panels.size()) * (kMinChartHeight + kChartMargins) + kTimeAxisHeight));
     m_empty->setVisible(m_panels.empty());
     m_empty->setText(m_metrics->loading() ? tr("Loading the instance metrics…") : emptyText());
 
@@ -176,6 +187,7 @@ void UtilizationView::rebuild() {
         Panel ui;
         ui.rect = new QCPAxisRect(m_plot);
         m_plot->plotLayout()->addElement(p, 0, ui.rect);
+        ui.rect->setMinimumSize(0, kMinChartHeight);
         ui.rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         ui.rect->setupFullAxesBox(false);
         ui.rect->axis(QCPAxis::atTop)->setVisible(false);
@@ -194,6 +206,12 @@ void UtilizationView::rebuild() {
         // Y range fixed per session so panning never rescales: 0..100 % (or the data's max).
         double maxAbs = 0, minV = 0;
         for (int s : panel.series) {
+            const MetricLod &lod = m_metrics->series(s).lod;
+            const MetricStats st = lod.statsOfIndices(0, lod.size());
+            maxAbs = std::max(maxAbs, st.max);
+            minV = std::min(minV, st.min);
+        }
+        for (int s : panel.limits) {  // the capacity line stays in the chart
             const MetricLod &lod = m_metrics->series(s).lod;
             const MetricStats st = lod.statsOfIndices(0, lod.size());
             maxAbs = std::max(maxAbs, st.max);
@@ -238,6 +256,21 @@ void UtilizationView::rebuild() {
             g->addToLegend(ui.legend);
             ui.legend->itemWithPlottable(g)->setLayer(QStringLiteral("overlay"));  // hover repaints only this layer
             ui.graphs.push_back(g);
+        }
+
+        // Capacities (memory.total): a dashed line at their value across the session, in the legend
+        // with the value, so used memory reads against what there is.
+        for (int s : panel.limits) {
+            const MetricSeries &series = m_metrics->series(s);
+            const MetricStats st = series.lod.statsOfIndices(0, series.lod.size());
+            auto *line = new QCPGraph(x, y);
+            line->setPen(QPen(UtilizationPanels::seriesColor(series.info, 0).darker(140), 1.2, Qt::DashLine));
+            line->setName(UtilizationPanels::limitLabel(series.info, m_severalRuns) + QStringLiteral(" ") +
+                          MetricUnits::format(st.max, ui.scale));
+            line->removeFromLegend();
+            line->addToLegend(ui.legend);
+            ui.legend->itemWithPlottable(line)->setLayer(QStringLiteral("overlay"));
+            ui.limits.push_back({line, st.max / ui.scale.divisor});
         }
 
         ui.crosshair = new QCPItemLine(m_plot);
@@ -331,6 +364,11 @@ void UtilizationView::updatePoints() {
             ui.graphs[i]->setBrush(r.stepped && fill.alpha() > 0 ? QBrush(fill) : QBrush(Qt::NoBrush));
             ui.graphs[i]->data()->set(r.points, true);
         }
+        for (auto &[line, value] : ui.limits) {
+            line->data()->clear();
+            line->addData(x0, value);
+            line->addData(x1, value);
+        }
     }
     showRangeHeader();
 }
@@ -345,6 +383,9 @@ void UtilizationView::showRangeHeader() {
 
 void UtilizationView::resizeEvent(QResizeEvent *event) {
     QWidget::resizeEvent(event);
+    // The selection's statistics take at most a third of the view (2 to 6 rows); the charts the rest.
+    const int row = fontMetrics().height() + 4;
+    m_stats->setMaximumRows(std::clamp(height() / 3 / row - 2, 2, 6));
     QTimer::singleShot(0, this, [this] {
         m_plot->plotLayout()->update(QCPLayoutElement::upLayout);  // new pixel widths → new buckets
         refresh();

@@ -23,6 +23,7 @@ class QCPItemLine;
 class QCPItemRect;
 class QCPLegend;
 class QLabel;
+class QScrollArea;
 class QMouseEvent;
 class QWheelEvent;
 class QTimer;
@@ -45,6 +46,11 @@ class UtilizationView : public QWidget {
 public:
     UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent = nullptr);
     ~UtilizationView() override;
+
+    // The least height of a chart's data area (px): below it the view scrolls instead.
+    static constexpr int kMinChartHeight = 90;
+    static constexpr int kChartMargins = 36;    // a chart's axis margins above and below
+    static constexpr int kTimeAxisHeight = 40;  // the time labels under the last chart
 
     QCustomPlot *plot() const { return m_plot; }
     const std::vector<UtilizationPanel> &panels() const { return m_panels; }
@@ -95,6 +101,7 @@ private:
     QLabel *m_empty;
     RangeStatsTable *m_stats;
     QTimer *m_commitTimer;
+    QScrollArea *m_scroll;
     std::vector<UtilizationPanel> m_panels;
     std::vector<Panel> m_rects;
     bool m_severalRuns = false;
