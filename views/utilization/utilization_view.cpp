@@ -211,13 +211,13 @@ void UtilizationView::rebuild() {
             maxAbs = std::max(maxAbs, st.max);
             minV = std::min(minV, st.min);
         }
-        for (int s : panel.limits) {  // the capacity line stays in the chart
-            const MetricLod &lod = m_metrics->series(s).lod;
-            const MetricStats st = lod.statsOfIndices(0, lod.size());
-            maxAbs = std::max(maxAbs, st.max);
-            minV = std::min(minV, st.min);
-        }
+        // The unit follows the data (a few MiB used stay MiB beside an 80 GiB total); the range
+        // keeps the capacity line in the chart.
         ui.scale = MetricUnits::scaleFor(panel.unit, maxAbs);
+        for (int s : panel.limits) {
+            const MetricLod &lod = m_metrics->series(s).lod;
+            maxAbs = std::max(maxAbs, lod.statsOfIndices(0, lod.size()).max);
+        }
         const double top = panel.unit == QLatin1String("%") ? std::max(100.0, maxAbs * 1.05) : std::max(maxAbs * 1.12, 1e-9);
         y->setRange(minV / ui.scale.divisor, top / ui.scale.divisor);
         // Right-hand column per panel: bold title with the unit, then the legend, top-aligned.
@@ -260,17 +260,26 @@ void UtilizationView::rebuild() {
 
         // Capacities (memory.total): a dashed line at their value across the session, in the legend
         // with the value, so used memory reads against what there is.
+        // GPUs of one model share one total: one line for each distinct value.
+        std::vector<std::pair<double, std::vector<int>>> totals;
         for (int s : panel.limits) {
             const MetricSeries &series = m_metrics->series(s);
-            const MetricStats st = series.lod.statsOfIndices(0, series.lod.size());
+            const double value = series.lod.statsOfIndices(0, series.lod.size()).max;
+            auto same = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return std::abs(t.first - value) <= 1e-6 * value; });
+            if (same == totals.end()) totals.push_back({value, {s}});
+            else same->second.push_back(s);
+        }
+        for (const auto &[value, members] : totals) {
+            const MetricSeriesInfo &info = m_metrics->series(members.front()).info;
             auto *line = new QCPGraph(x, y);
-            line->setPen(QPen(UtilizationPanels::seriesColor(series.info, 0).darker(140), 1.2, Qt::DashLine));
-            line->setName(UtilizationPanels::limitLabel(series.info, m_severalRuns) + QStringLiteral(" ") +
-                          MetricUnits::format(st.max, ui.scale));
+            line->setPen(QPen(members.size() > 1 ? QColor(0x55, 0x55, 0x55) : UtilizationPanels::seriesColor(info, 0).darker(140), 1.2,
+                              Qt::DashLine));
+            line->setName((members.size() > 1 ? tr("total, each GPU") : UtilizationPanels::limitLabel(info, m_severalRuns)) +
+                          QStringLiteral(" ") + MetricUnits::format(value, MetricUnits::scaleFor(panel.unit, value)));
             line->removeFromLegend();
             line->addToLegend(ui.legend);
             ui.legend->itemWithPlottable(line)->setLayer(QStringLiteral("overlay"));
-            ui.limits.push_back({line, st.max / ui.scale.divisor});
+            ui.limits.push_back({line, value / ui.scale.divisor});
         }
 
         ui.crosshair = new QCPItemLine(m_plot);
