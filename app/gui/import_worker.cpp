@@ -7,6 +7,11 @@
 
 namespace stepscope::gui {
 
+void removeSessionFiles(const std::string &file) {
+    std::error_code ec;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(file + suffix, ec);
+}
+
 ImportWorker::ImportWorker(QObject *parent) : QObject(parent) {
     qRegisterMetaType<ImportOutcome>("stepscope::gui::ImportOutcome");
     m_thread.setObjectName("stepscope-import");
@@ -32,21 +37,44 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
     context->moveToThread(&m_thread);
     QMetaObject::invokeMethod(context, [this, self, context, paths, session, options] {
         ImportOutcome outcome;
-        try {
-            SessionStore store(session);
+        int64_t events = 0;
+        qint64 lastEmit = -1;
+        auto importInto = [&](const std::string &file, ImportOptions opts) {
+            SessionStore store(file);
             ImporterRegistry registry;
             SessionImporter importer(store, registry);
-            qint64 lastEmit = -1;
-            outcome.summary = importer.run(paths, &m_cancel, [&](int64_t done, int64_t total, const std::string &file) {
+            opts.sourceDone = [&](const SourceSummary &s) { events += s.events; };
+            ImportSummary summary = importer.run(paths, &m_cancel, [&](int64_t done, int64_t total, const std::string &f) {
                 const qint64 bucket = total > 0 ? done * 200 / total : 0;  // at most ~200 signals
                 if (bucket == lastEmit) return;
                 lastEmit = bucket;
-                emit progress(done, total, QString::fromStdString(file));
-            }, options);
+                emit progress(done, total, QString::fromStdString(f), events);
+            }, opts);
             // Precompute the timeline's level-of-detail cache here, off the GUI thread.
-            if (!outcome.summary.cancelled) TimelineLodWriter(store).ensure();
+            if (!summary.cancelled && !summary.needsFreshSession) TimelineLodWriter(store).ensure();
+            return summary;
+        };
+        const std::string fresh = session + ".fresh";
+        try {
+            outcome.summary = importInto(session, options);
+            if (outcome.summary.needsFreshSession) {
+                removeSessionFiles(fresh);  // a leftover of an interrupted earlier attempt
+                ImportOptions all = options;
+                all.reuseUnchanged = false;
+                outcome.summary = importInto(fresh, all);
+                if (outcome.summary.cancelled) {
+                    removeSessionFiles(fresh);
+                } else {
+                    // Both stores are closed (checkpointed) here: only the main files matter.
+                    removeSessionFiles(session);
+                    std::filesystem::rename(fresh, session);
+                    removeSessionFiles(fresh);
+                    outcome.freshSession = true;
+                }
+            }
         } catch (const std::exception &e) {
             outcome.fatalError = QString::fromStdString(e.what());
+            removeSessionFiles(fresh);
         }
         context->deleteLater();
         QMetaObject::invokeMethod(this, [this, self, outcome] {

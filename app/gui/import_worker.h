@@ -1,7 +1,9 @@
 #pragma once
 // ImportWorker runs SessionImporter on a worker thread with its own SQLite connection, reporting
 // progress and finishing with a summary. cancel() makes the import roll back: the session is left
-// exactly as it was. Owned by MainWindow; one import at a time.
+// exactly as it was. Owned by MainWindow; one import at a time. With ImportOptions::reuseUnchanged
+// only changed files are read; when the session cannot be brought up to date in place (a file of
+// it is gone) the inputs go into a new file that replaces the session only when complete.
 
 #include "importers/logdir/session_importer.h"
 
@@ -16,6 +18,9 @@ namespace stepscope::gui {
 struct ImportOutcome {
     ImportSummary summary;
     QString fatalError;  // the session itself could not be written
+    // The inputs no longer matched the session (a file gone, another profile run now the newest):
+    // they were imported into a fresh file that replaced the session.
+    bool freshSession = false;
 };
 
 class ImportWorker : public QObject {
@@ -27,9 +32,11 @@ public:
     bool busy() const { return m_busy; }
     void start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {});
     void cancel() { m_cancel = true; }
+    bool cancelRequested() const { return m_cancel; }
 
 signals:
-    void progress(qint64 done, qint64 total, const QString &file);
+    // Bytes read of all bytes to read, the file being read, events of the files finished so far.
+    void progress(qint64 done, qint64 total, const QString &file, qint64 eventsDone);
     void finished(const stepscope::gui::ImportOutcome &outcome);
 
 private:
@@ -37,6 +44,9 @@ private:
     std::atomic<bool> m_cancel{false};
     bool m_busy = false;
 };
+
+// Removes a session file with its SQLite companions (-wal, -shm, -journal); no error when absent.
+void removeSessionFiles(const std::string &file);
 
 } // namespace stepscope::gui
 

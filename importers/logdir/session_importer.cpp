@@ -3,7 +3,10 @@
 #include "importers/xplane/profile_run_selector.h"
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace stepscope {
 
@@ -28,6 +31,65 @@ bool ImportSummary::anyImported() const {
     for (const auto &s : sources)
         if (s.status != SourceStatus::Failed) return true;
     return false;
+}
+
+namespace {
+// The path a file is recorded under (sources, fingerprints): absolute and normalised.
+std::string recordedPath(const fs::path &p) {
+    std::error_code ec;
+    const fs::path abs = fs::absolute(p, ec).lexically_normal();
+    return (ec ? p : abs).string();
+}
+
+bool isUnder(const std::string &path, const std::string &input) {
+    if (path == input) return true;
+    const std::string dir = input.empty() || input.back() == '/' ? input : input + "/";
+    return path.compare(0, dir.size(), dir) == 0;
+}
+} // namespace
+
+FileFingerprint FileFingerprint::of(const fs::path &file) {
+    FileFingerprint fp;
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec) return fp;
+    fp.sizeBytes = int64_t(size);
+    const auto mtime = fs::last_write_time(file, ec);
+    if (!ec) fp.mtimeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+    // FNV-1a over the head: catches a file rewritten in place with the same size within the
+    // file system's time resolution; reading 64 KiB costs nothing next to an import.
+    std::ifstream in(file, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(size_t(std::max<std::streamsize>(in.gcount(), 0)));
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : head) h = (h ^ c) * 1099511628211ull;
+    fp.headHash = h;
+    return fp;
+}
+
+std::map<std::string, FileFingerprint> parseFingerprints(const std::string &text) {
+    // One line per file: size, mtime, hash, then the path (last, so spaces in it need no quoting).
+    std::map<std::string, FileFingerprint> out;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream fields(line);
+        FileFingerprint fp;
+        if (!(fields >> fp.sizeBytes >> fp.mtimeNs >> fp.headHash) || fields.get() != '\t') continue;
+        std::string path;
+        std::getline(fields, path);
+        if (!path.empty()) out[path] = fp;
+    }
+    return out;
+}
+
+std::string formatFingerprints(const std::map<std::string, FileFingerprint> &files) {
+    std::ostringstream out;
+    for (const auto &[path, fp] : files)
+        if (path.find('\n') == std::string::npos)  // such a path is simply re-read next time
+            out << fp.sizeBytes << ' ' << fp.mtimeNs << ' ' << fp.headHash << '\t' << path << '\n';
+    return out.str();
 }
 
 ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const std::atomic<bool> *cancel,
@@ -55,17 +117,51 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         }
     }
 
+    // Fingerprints of what is about to be imported; with reuseUnchanged, files that match the
+    // stored ones are kept as they are.
+    std::map<std::string, FileFingerprint> stored = parseFingerprints(m_store.setting(kInputFingerprintSetting));
+    std::map<std::string, FileFingerprint> current;
+    for (const auto &f : files)
+        if (f.importer && f.sameAs.empty()) current[recordedPath(f.path)] = FileFingerprint::of(f.path);
+    std::set<std::string> keep;
+    const bool reusing = options.reuseUnchanged && !stored.empty();
+    if (reusing) {
+        for (const auto &[path, fp] : stored) {
+            if (current.count(path)) continue;
+            // Files added to the session from elsewhere are not these inputs' business.
+            const bool ours = std::any_of(inputs.begin(), inputs.end(), [&](const fs::path &in) { return isUnder(path, recordedPath(in)); });
+            if (ours) {
+                summary.needsFreshSession = true;
+                return summary;
+            }
+        }
+        for (const auto &[path, fp] : current) {
+            const auto it = stored.find(path);
+            if (it != stored.end() && it->second == fp) keep.insert(path);
+        }
+        summary.unchanged.assign(keep.begin(), keep.end());
+        if (keep.size() == current.size()) {  // nothing to write at all
+            summary.cancelled = cancel && cancel->load();
+            if (summary.cancelled) summary.unchanged.clear();
+            return summary;
+        }
+    }
+
     int64_t total = 0;
     for (const auto &f : files)
-        if (f.importer) total += f.sizeBytes;
+        if (f.importer && !keep.count(recordedPath(f.path))) total += f.sizeBytes;
 
     SessionWriter writer(m_store);
     writer.begin();
     int64_t doneBefore = 0;
     for (const ScannedFile &f : files) {
-        std::error_code ec;
-        const fs::path abs = fs::absolute(f.path, ec).lexically_normal();
-        const std::string path = (ec ? f.path : abs).string();
+        const std::string path = recordedPath(f.path);
+        if (keep.count(path)) continue;
+        // A re-import of changed files: the skipped ones were logged by the first import already.
+        if (reusing && (!f.sameAs.empty() || !f.importer)) {
+            (f.sameAs.empty() ? summary.skipped : summary.duplicates).push_back(f);
+            continue;
+        }
         if (!f.sameAs.empty()) {
             // Importing it again would double every slice; the warning names both paths.
             writer.log(std::nullopt, Severity::Warning, path, "", f.reason);
@@ -99,6 +195,7 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         writer.finishSource(sourceId, result.events, ctx.warnings() + ctx.errors(), result.status);
         summary.sources.push_back({path, f.importer->format(), result.status, result.events,
                                    ctx.warnings() + ctx.errors(), result.message});
+        if (options.sourceDone) options.sourceDone(summary.sources.back());
         doneBefore += f.sizeBytes;
         if (progress) progress(doneBefore, total, path);
     }
@@ -108,6 +205,9 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         summary.sources.clear();
         return summary;
     }
+    // Part of the transaction: a cancelled import leaves the old fingerprint with the old rows.
+    for (const auto &[path, fp] : current) stored[path] = fp;
+    m_store.setSetting(kInputFingerprintSetting, formatFingerprints(stored));
     writer.commit();
     return summary;
 }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 
 namespace stepscope {
 
@@ -21,10 +22,30 @@ struct SourceSummary {
 };
 
 struct ImportOptions {
+    ImportOptions() = default;
+    ImportOptions(std::string run) : profileRun(std::move(run)) {}  // NOLINT: ImportOptions{run} reads well
     // Which profile run of a logdir's plugins/profile/<run>/ folders to import: empty = the newest,
     // "all" = every run, else a run name. Files the user named directly are always imported.
     std::string profileRun;
+    // Re-opening the same inputs (GUI): files whose fingerprint matches the one stored in the
+    // session at the last import are kept as they are, only new or changed files are read.
+    bool reuseUnchanged = false;
+    // Called after each file is imported (the GUI counts events for its progress panel).
+    std::function<void(const SourceSummary &)> sourceDone;
 };
+
+// What identifies a file's content cheaply: size, modification time and a hash of its first 64 KiB.
+// Stored per path in the session setting kInputFingerprintSetting at each import.
+struct FileFingerprint {
+    int64_t sizeBytes = 0;
+    int64_t mtimeNs = 0;
+    uint64_t headHash = 0;
+    bool operator==(const FileFingerprint &) const = default;
+    static FileFingerprint of(const std::filesystem::path &file);  // all zero when unreadable
+};
+inline constexpr const char *kInputFingerprintSetting = "input_fingerprint";
+std::map<std::string, FileFingerprint> parseFingerprints(const std::string &text);
+std::string formatFingerprints(const std::map<std::string, FileFingerprint> &files);
 
 struct ImportSummary {
     std::vector<SourceSummary> sources;
@@ -34,6 +55,12 @@ struct ImportSummary {
     std::string runError;                 // the wanted profile run does not exist (names the runs found)
     std::vector<std::string> profileRuns; // every profile run found, and the ones imported
     std::vector<std::string> chosenRuns;
+    // reuseUnchanged: files kept from the earlier import because they did not change.
+    std::vector<std::string> unchanged;
+    // reuseUnchanged: a file of the earlier import is gone or no longer chosen (another profile run
+    // became the newest): its rows cannot be taken out of the session, so nothing was written and
+    // the inputs need importing into a fresh session.
+    bool needsFreshSession = false;
     int64_t events() const;
     int64_t warnings() const;
     bool anyPartial() const;   // a source was partial or failed
