@@ -2,6 +2,7 @@
 
 #include "app/gui/annotation_docks.h"
 #include "app/gui/export_dialog.h"
+#include "app/gui/import_progress_panel.h"
 
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
@@ -17,13 +18,10 @@
 #include "views/utilization/clock_offset_dialog.h"
 #include "views/utilization/utilization_view.h"
 
-#include "importers/xplane/profile_run_selector.h"
 
 #include <QAction>
-#include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -32,9 +30,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QSpinBox>
 #include <QToolBar>
@@ -42,10 +39,6 @@
 #include <QVBoxLayout>
 
 namespace stepscope::gui {
-
-namespace {
-constexpr int kMaxRecent = 10;
-}
 
 MainWindow::MainWindow(QWidget *parent, Mode mode)
     : QMainWindow(parent), m_mode(mode), m_session(new SessionModel(this)), m_time(new TimeRangeController(this)),
@@ -57,10 +50,11 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
     buildMenus();
     buildStatusBar();
     buildToolBar();
-    connect(m_worker, &ImportWorker::progress, this, [this](qint64 done, qint64 total, const QString &file) {
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
-        m_progress->setFormat(tr("Importing %1 — %p%").arg(QFileInfo(file).fileName()));
+    connect(m_worker, &ImportWorker::progress, m_progressPanel, &ImportProgressPanel::update);
+    connect(m_progressPanel, &ImportProgressPanel::cancelRequested, this, [this] {
+        m_worker->cancel();
+        m_progressPanel->cancelButton()->setEnabled(false);
+        m_progressPanel->cancelButton()->setText(tr("Cancelling…"));
     });
     connect(m_worker, &ImportWorker::finished, this, &MainWindow::onImportFinished);
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
@@ -93,7 +87,15 @@ void MainWindow::buildDocks() {
     // The timeline is the centre; every other view docks around it.
     m_timeline = static_cast<TimelinePaneView *>(createView("timeline", this));
     m_central = m_timeline;
-    setCentralWidget(m_timeline);
+    // The import progress panel sits above the timeline, where the eye is, while an import runs.
+    auto *centre = new QWidget(this);
+    auto *centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    m_progressPanel = new ImportProgressPanel(centre);
+    centreLayout->addWidget(m_progressPanel);
+    centreLayout->addWidget(m_timeline, 1);
+    setCentralWidget(centre);
     m_details = new SliceDetailsView(m_timeline->timeline(), m_time, this);
 
     m_steps = static_cast<StepTimeView *>(createView("steps", this));
@@ -247,16 +249,6 @@ void MainWindow::buildToolBar() {
 
 void MainWindow::buildStatusBar() {
     m_sessionLabel = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(320);
-    m_progress->setTextVisible(true);
-    m_progress->hide();
-    m_cancel = new QToolButton(this);
-    m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Cancel the import; the session stays as it was (Esc)"));
-    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_cancel->hide();
-    connect(m_cancel, &QToolButton::clicked, m_worker, &ImportWorker::cancel);
     m_warnings = new QToolButton(this);
     m_warnings->setAutoRaise(true);
     m_warnings->hide();
@@ -265,9 +257,12 @@ void MainWindow::buildStatusBar() {
         m_logDock->raise();
     });
     statusBar()->addWidget(m_sessionLabel, 1);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_warnings);
+}
+
+void MainWindow::showStatus(const QString &text, int ms) {
+    m_lastStatus = text;
+    statusBar()->showMessage(text, ms);
 }
 
 void MainWindow::refreshStatus() {
@@ -284,168 +279,6 @@ void MainWindow::refreshStatus() {
     m_warnings->setText(tr("⚠ %n warning(s)", nullptr, m_warningCount));
     m_warnings->setToolTip(tr("Import warnings: click to see the import log"));
     setWindowTitle(tr("%1 — Stepscope").arg(QFileInfo(m_session->path()).fileName()));
-}
-
-QString MainWindow::sessionPathFor(const QStringList &inputs) {
-    QStringList canonical;
-    for (const QString &p : inputs) canonical << QFileInfo(p).absoluteFilePath();
-    canonical.sort();
-    const QByteArray hash = QCryptographicHash::hash(canonical.join('\n').toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sessions";
-    QDir().mkpath(dir);
-    QString base = QFileInfo(inputs.value(0)).fileName();
-    if (base.isEmpty()) base = "session";
-    return dir + "/" + base + "-" + QString::fromLatin1(hash) + ".stepscope";
-}
-
-void MainWindow::openPaths(const QStringList &paths) {
-    if (paths.isEmpty()) return;
-    if (paths.size() == 1 && QFileInfo(paths[0]).suffix() == "stepscope") {
-        openSession(paths[0]);
-        return;
-    }
-    for (const QString &p : paths) {
-        if (!QFileInfo::exists(p)) {
-            m_lastError = tr("%1: no such file or folder").arg(p);
-            QMessageBox *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open"), m_lastError, QMessageBox::Ok, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-            return;
-        }
-    }
-    const std::optional<ImportOptions> options = chooseProfileRun(paths);
-    if (!options) return;
-    for (const QString &p : paths) addRecent(QFileInfo(p).absoluteFilePath());
-    // Each profile run of a logdir gets a session of its own, so switching runs never mixes them.
-    QStringList key = paths;
-    if (!options->profileRun.empty()) key << QStringLiteral("run:") + QString::fromStdString(options->profileRun);
-    startImport(sessionPathFor(key), paths, *options);
-}
-
-void MainWindow::addToSession(const QStringList &paths) {
-    if (!m_session->isOpen()) {
-        openPaths(paths);
-        return;
-    }
-    startImport(m_session->path(), paths);
-}
-
-void MainWindow::openSession(const QString &file) {
-    try {
-        // A session the user may not change (someone else's file, a read-only folder) opens
-        // read-only: it can be viewed and exported, and nothing tries to write it.
-        const QFileInfo info(file);
-        const bool writable = !info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable());
-        m_session->setStore(std::make_unique<SessionStore>(
-            file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly));
-        addRecent(info.absoluteFilePath());
-    } catch (const std::exception &e) {
-        m_lastError = QString::fromStdString(e.what());
-        // A session that failed half-way through loading is closed again: no view keeps reading it.
-        try {
-            m_session->close();
-        } catch (const std::exception &) {
-        }
-        QMessageBox *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"), m_lastError, QMessageBox::Ok, this);
-        box->setTextFormat(Qt::PlainText);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
-}
-
-std::optional<ImportOptions> MainWindow::chooseProfileRun(const QStringList &inputs) {
-    std::vector<std::filesystem::path> files;
-    for (const QString &in : inputs) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(in.toStdString(), ec)) continue;
-        for (auto it = std::filesystem::recursive_directory_iterator(in.toStdString(), ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file(ec)) files.push_back(it->path());
-    }
-    const ProfileRunChoice choice = ProfileRunSelector::choose(files);
-    if (choice.runs.size() < 2) return ImportOptions{};
-    // Newest (the default choice) first, then the others from newest to oldest.
-    QStringList runs;
-    for (const std::string &r : choice.chosen) runs << QString::fromStdString(r);
-    for (auto it = choice.runs.rbegin(); it != choice.runs.rend(); ++it)
-        if (!runs.contains(QString::fromStdString(*it))) runs << QString::fromStdString(*it);
-    QString picked;
-    if (m_runChooser) {
-        picked = m_runChooser(runs);
-    } else {
-        bool ok = false;
-        QStringList items = runs;
-        items << tr("all runs");
-        const QString item = QInputDialog::getItem(this, tr("Profile run"),
-            tr("This logdir holds %n profile runs. Import which one?", nullptr, int(runs.size())), items, 0, false, &ok);
-        if (!ok) return std::nullopt;
-        picked = item == tr("all runs") ? QStringLiteral("all") : item;
-    }
-    if (picked.isEmpty()) return std::nullopt;
-    return ImportOptions{picked.toStdString()};
-}
-
-void MainWindow::startImport(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options) {
-    if (m_worker->busy()) {
-        statusBar()->showMessage(tr("An import is already running"), 3000);
-        return;
-    }
-    // The worker writes through its own connection; the view's connection is released meanwhile
-    // when it is the same file, so the worker is the only writer.
-    if (m_session->isOpen() && m_session->path() == sessionPath) m_session->close();
-    m_pendingSession = sessionPath;
-    m_pendingInputs = inputs;
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("Importing…"));
-    m_progress->show();
-    m_cancel->show();
-    m_worker->start(sessionPath, inputs, options);
-}
-
-void MainWindow::onImportFinished(const ImportOutcome &outcome) {
-    m_progress->hide();
-    m_cancel->hide();
-    QStringList problems;
-    if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;
-    for (const SourceSummary &s : outcome.summary.sources)
-        if (s.status != SourceStatus::Ok)
-            problems << tr("%1: %2%3").arg(QString::fromStdString(s.path),
-                                           s.status == SourceStatus::Failed ? tr("could not be read") : tr("read partially"),
-                                           s.message.empty() ? QString() : ": " + QString::fromStdString(s.message));
-    if (outcome.summary.sources.empty() && !outcome.summary.cancelled && outcome.fatalError.isEmpty())
-        problems << tr("No readable profile or metrics file found in %1 (%n file(s) skipped)", nullptr,
-                       int(outcome.summary.skipped.size())).arg(m_pendingInputs.join(", "));
-    if (outcome.summary.cancelled) statusBar()->showMessage(tr("Import cancelled; the session is unchanged"), 5000);
-    openSession(m_pendingSession);
-    m_lastError = problems.join('\n');
-    if (!problems.isEmpty()) {
-        // Non-modal so a long import never blocks the window behind a dialog.
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Import problems"), problems.join("\n\n"), QMessageBox::Ok, this);
-        box->setTextFormat(Qt::PlainText);  // file names are shown as text, never as markup
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
-    emit importFinished(problems.isEmpty() && !outcome.summary.cancelled);
-}
-
-void MainWindow::addRecent(const QString &path) {
-    if (m_mode == Mode::Headless) return;
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    if (!m_recentMenu) return;
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
-    for (const QString &p : recent)
-        m_recentMenu->addAction(p, this, [this, p] { openPaths({p}); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::saveSessionAs() {

@@ -12,7 +12,6 @@
 #include <optional>
 
 class QLabel;
-class QProgressBar;
 class QToolButton;
 class QMenu;
 class QDockWidget;
@@ -30,6 +29,7 @@ class SliceDetailsView;
 namespace stepscope::gui {
 
 class AnnotationDocks;
+class ImportProgressPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,7 +43,9 @@ public:
     // Opens what the user gave: a .stepscope session as it is; folders and files are imported into
     // a session file of their own (reused, and re-imported, when the same inputs are opened again).
     void openPaths(const QStringList &paths);
-    void openSession(const QString &file);
+    // rememberInRecent=false for the session files MainWindow makes from a folder: Recent lists
+    // the folder, once.
+    void openSession(const QString &file, bool rememberInRecent = true);
     void addToSession(const QStringList &paths);
 
     SessionModel *session() const { return m_session; }
@@ -57,6 +59,11 @@ public:
     // The window's instance metrics, shared by the utilization view and the timeline's metric tracks.
     MetricSeriesModel *metrics();
     QString lastError() const { return m_lastError; }
+    // The last status-bar message about opening or importing (what the user was told).
+    QString lastStatus() const { return m_lastStatus; }
+    ImportProgressPanel *progressPanel() const { return m_progressPanel; }
+    // Recent files as the File menu lists them: each thing once, by canonical path.
+    static QStringList recentFiles();
     int warningBadgeCount() const { return m_warningCount; }
     static QString sessionPathFor(const QStringList &inputs);
     // Asked when a logdir holds several profile runs: gets the runs (newest first) and returns the
@@ -84,6 +91,10 @@ private:
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void refreshStatus();
+    void showStatus(const QString &text, int ms = 8000);
+    // A session was (re)opened: nothing the user picked in the previous one stays (slice details,
+    // step box, search, range selection, zoom history).
+    void resetPerSessionState();
     void saveSessionAs();
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
@@ -107,13 +118,16 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QLabel *m_sessionLabel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QToolButton *m_cancel = nullptr;
+    ImportProgressPanel *m_progressPanel = nullptr;
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     RunChooser m_runChooser;
     QString m_pendingSession;
     QStringList m_pendingInputs;
+    QString m_pendingRecent;     // what Recent gets when the import completes
+    QString m_previousSession;   // open when the import started: shown again when it is cancelled
+    bool m_pendingIsNew = false; // the import creates its session file: removed again on cancel
+    QString m_lastStatus;
     QString m_lastError;
     int m_warningCount = 0;
 };

@@ -1,0 +1,44 @@
+#pragma once
+// ImportProgressPanel is the strip MainWindow shows above the timeline while an import runs: which
+// file, how far (percent), how fast (events/s once a file is done, else MB/s), about how long is
+// left, and Cancel (Esc). It only formats what ImportWorker reports; it imports nothing itself.
+
+#include <QElapsedTimer>
+#include <QFrame>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace stepscope::gui {
+
+class ImportProgressPanel : public QFrame {
+    Q_OBJECT
+public:
+    explicit ImportProgressPanel(QWidget *parent = nullptr);
+
+    // Shows the panel for an import of `what` (a folder or file name).
+    void begin(const QString &what);
+    void update(qint64 done, qint64 total, const QString &file, qint64 eventsDone);
+    void end();
+
+    // For tests and screenshots: what the panel says now.
+    QString fileText() const;
+    QString detailText() const;
+    int percent() const;
+    QPushButton *cancelButton() const { return m_cancel; }
+
+signals:
+    void cancelRequested();
+
+private:
+    QLabel *m_title;
+    QLabel *m_file;
+    QProgressBar *m_bar;
+    QLabel *m_detail;
+    QPushButton *m_cancel;
+    QElapsedTimer m_clock;
+    QString m_fullFile;
+};
+
+} // namespace stepscope::gui

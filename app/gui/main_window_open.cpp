@@ -1,0 +1,258 @@
+// MainWindow: opening things — sessions, folders and files (imported on the ImportWorker, re-using
+// the session made from the same inputs when they did not change), cancel, Recent.
+
+#include "app/gui/import_progress_panel.h"
+#include "app/gui/main_window.h"
+
+#include "importers/xplane/profile_run_selector.h"
+#include "views/timeline/slice_details_view.h"
+#include "views/timeline/timeline_pane_view.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+namespace stepscope::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+
+// One spelling per file or folder: symbolic links and "..", "." resolved where the path exists.
+QString canonical(const QString &path) {
+    const QFileInfo info(path);
+    const QString c = info.canonicalFilePath();
+    return c.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : c;
+}
+} // namespace
+
+QString MainWindow::sessionPathFor(const QStringList &inputs) {
+    QStringList names;
+    for (const QString &p : inputs) names << (p.startsWith(QStringLiteral("run:")) ? p : canonical(p));
+    names.sort();
+    const QByteArray hash = QCryptographicHash::hash(names.join('\n').toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sessions";
+    QDir().mkpath(dir);
+    QString base = QFileInfo(inputs.value(0)).fileName();
+    if (base.isEmpty()) base = "session";
+    return dir + "/" + base + "-" + QString::fromLatin1(hash) + ".stepscope";
+}
+
+void MainWindow::openPaths(const QStringList &paths) {
+    if (paths.isEmpty()) return;
+    if (paths.size() == 1 && QFileInfo(paths[0]).suffix() == "stepscope") {
+        openSession(paths[0]);
+        return;
+    }
+    for (const QString &p : paths) {
+        if (!QFileInfo::exists(p)) {
+            m_lastError = tr("%1: no such file or folder").arg(p);
+            QMessageBox *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open"), m_lastError, QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return;
+        }
+    }
+    std::optional<ImportOptions> options = chooseProfileRun(paths);
+    if (!options) return;
+    // Opening the same inputs again re-uses their session: only new or changed files are read.
+    options->reuseUnchanged = true;
+    // Each profile run of a logdir gets a session of its own, so switching runs never mixes them.
+    QStringList key = paths;
+    if (!options->profileRun.empty()) key << QStringLiteral("run:") + QString::fromStdString(options->profileRun);
+    const QString session = sessionPathFor(key);
+    // Recent gets the folder or file the user opened; several inputs are remembered by their session.
+    m_pendingRecent = paths.size() == 1 ? canonical(paths[0]) : session;
+    startImport(session, paths, *options);
+}
+
+void MainWindow::addToSession(const QStringList &paths) {
+    if (!m_session->isOpen()) {
+        openPaths(paths);
+        return;
+    }
+    m_pendingRecent.clear();  // the session is in Recent already (or is a folder's session)
+    startImport(m_session->path(), paths);
+}
+
+void MainWindow::openSession(const QString &file, bool rememberInRecent) {
+    // Nothing picked in the previous session means anything in this one; the zoom history is
+    // emptied before the new extent arrives (setFullRange keeps it when the extent is the same).
+    m_time->clearSelection();
+    m_time->setFullRange({});
+    try {
+        // A session the user may not change (someone else's file, a read-only folder) opens
+        // read-only: it can be viewed and exported, and nothing tries to write it.
+        const QFileInfo info(file);
+        const bool writable = !info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable());
+        m_session->setStore(std::make_unique<SessionStore>(
+            file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly));
+        if (rememberInRecent) addRecent(canonical(file));
+    } catch (const std::exception &e) {
+        m_lastError = QString::fromStdString(e.what());
+        // A session that failed half-way through loading is closed again: no view keeps reading it.
+        try {
+            m_session->close();
+        } catch (const std::exception &) {
+        }
+        QMessageBox *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"), m_lastError, QMessageBox::Ok, this);
+        box->setTextFormat(Qt::PlainText);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    resetPerSessionState();
+}
+
+void MainWindow::resetPerSessionState() {
+    m_details->showSlice(SliceDetails{});  // an invalid slice: the Slice tab is emptied
+    m_time->clearSelection();              // the Range tab and the range selection
+    m_timeline->searchField()->clear();    // clears the hits too
+    // The pane's "go to step" box (the only spin box of the pane itself) starts from nothing again.
+    for (QSpinBox *box : m_timeline->findChildren<QSpinBox *>(Qt::FindDirectChildrenOnly)) {
+        const QSignalBlocker block(box);
+        box->setValue(box->minimum());
+    }
+}
+
+std::optional<ImportOptions> MainWindow::chooseProfileRun(const QStringList &inputs) {
+    std::vector<std::filesystem::path> files;
+    for (const QString &in : inputs) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(in.toStdString(), ec)) continue;
+        for (auto it = std::filesystem::recursive_directory_iterator(in.toStdString(), ec);
+             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+            if (it->is_regular_file(ec)) files.push_back(it->path());
+    }
+    const ProfileRunChoice choice = ProfileRunSelector::choose(files);
+    if (choice.runs.size() < 2) return ImportOptions{};
+    // Newest (the default choice) first, then the others from newest to oldest.
+    QStringList runs;
+    for (const std::string &r : choice.chosen) runs << QString::fromStdString(r);
+    for (auto it = choice.runs.rbegin(); it != choice.runs.rend(); ++it)
+        if (!runs.contains(QString::fromStdString(*it))) runs << QString::fromStdString(*it);
+    QString picked;
+    if (m_runChooser) {
+        picked = m_runChooser(runs);
+    } else {
+        bool ok = false;
+        QStringList items = runs;
+        items << tr("all runs");
+        const QString item = QInputDialog::getItem(this, tr("Profile run"),
+            tr("This logdir holds %n profile runs. Import which one?", nullptr, int(runs.size())), items, 0, false, &ok);
+        if (!ok) return std::nullopt;
+        picked = item == tr("all runs") ? QStringLiteral("all") : item;
+    }
+    if (picked.isEmpty()) return std::nullopt;
+    return ImportOptions{picked.toStdString()};
+}
+
+void MainWindow::startImport(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options) {
+    if (m_worker->busy()) {
+        showStatus(tr("An import is already running"), 3000);
+        return;
+    }
+    m_previousSession = m_session->isOpen() ? m_session->path() : QString();
+    m_pendingIsNew = !QFileInfo::exists(sessionPath);
+    // The worker writes through its own connection; the view's connection is released meanwhile
+    // when it is the same file, so the worker is the only writer.
+    if (m_session->isOpen() && m_session->path() == sessionPath) m_session->close();
+    m_pendingSession = sessionPath;
+    m_pendingInputs = inputs;
+    QStringList names;
+    for (const QString &p : inputs) names << QFileInfo(p).fileName();
+    m_progressPanel->begin(names.join(QStringLiteral(", ")));
+    m_worker->start(sessionPath, inputs, options);
+}
+
+void MainWindow::onImportFinished(const ImportOutcome &outcome) {
+    m_progressPanel->end();
+    const ImportSummary &sum = outcome.summary;
+    const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
+    if (failed) {
+        // Back to what was open before: a session file this import created is removed again (it
+        // holds nothing), and nothing goes into Recent.
+        if (m_pendingIsNew) removeSessionFiles(m_pendingSession.toStdString());
+        const bool sameSession = m_previousSession == m_pendingSession;
+        if (!m_previousSession.isEmpty() && (!m_session->isOpen() || m_session->path() != m_previousSession))
+            openSession(m_previousSession, false);
+        const QString shown = m_previousSession.isEmpty() ? QString() : QFileInfo(m_previousSession).fileName();
+        if (sum.cancelled) {
+            showStatus(shown.isEmpty() ? tr("Import cancelled: nothing was imported, no session is open")
+                       : sameSession   ? tr("Import cancelled: %1 is open as it was before").arg(shown)
+                                       : tr("Import cancelled: nothing was imported; %1 is still open").arg(shown));
+        } else {
+            showStatus(tr("Import failed: nothing was imported"));
+        }
+    } else {
+        openSession(m_pendingSession, false);
+        if (!m_pendingRecent.isEmpty()) addRecent(m_pendingRecent);
+        const int changed = int(sum.sources.size());
+        const int kept = int(sum.unchanged.size());
+        if (changed == 0 && kept > 0)
+            showStatus(tr("Opened the earlier import: the %n file(s) did not change, nothing was re-imported", nullptr, kept));
+        else if (kept > 0)
+            showStatus(tr("Re-imported %n changed file(s) (%1 events); %2 unchanged kept", nullptr, changed)
+                           .arg(sum.events()).arg(kept));
+        else if (changed > 0)
+            showStatus(tr("Imported %n file(s), %1 events", nullptr, changed).arg(sum.events()));
+    }
+    QStringList problems;
+    if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;
+    for (const SourceSummary &s : sum.sources)
+        if (s.status != SourceStatus::Ok)
+            problems << tr("%1: %2%3").arg(QString::fromStdString(s.path),
+                                           s.status == SourceStatus::Failed ? tr("could not be read") : tr("read partially"),
+                                           s.message.empty() ? QString() : ": " + QString::fromStdString(s.message));
+    if (sum.sources.empty() && sum.unchanged.empty() && !sum.cancelled && outcome.fatalError.isEmpty())
+        problems << tr("No readable profile or metrics file found in %1 (%n file(s) skipped)", nullptr,
+                       int(sum.skipped.size())).arg(m_pendingInputs.join(", "));
+    m_lastError = problems.join('\n');
+    if (!problems.isEmpty()) {
+        // Non-modal so a long import never blocks the window behind a dialog.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Import problems"), problems.join("\n\n"), QMessageBox::Ok, this);
+        box->setTextFormat(Qt::PlainText);  // file names are shown as text, never as markup
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit importFinished(problems.isEmpty() && !sum.cancelled);
+}
+
+QStringList MainWindow::recentFiles() {
+    // Older versions stored the same folder under several spellings, and the sessions of cancelled
+    // imports: each thing once, and only what still exists.
+    QStringList out;
+    for (const QString &p : QSettings().value("recentFiles").toStringList()) {
+        if (!QFileInfo::exists(p)) continue;
+        const QString c = canonical(p);
+        if (!out.contains(c)) out << c;
+    }
+    return out;
+}
+
+void MainWindow::addRecent(const QString &path) {
+    if (m_mode == Mode::Headless) return;
+    QStringList recent = recentFiles();
+    recent.removeAll(canonical(path));
+    recent.prepend(canonical(path));
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    QSettings().setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString &p : recent)
+        m_recentMenu->addAction(p, this, [this, p] { openPaths({p}); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+} // namespace stepscope::gui
