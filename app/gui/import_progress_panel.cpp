@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -10,6 +11,32 @@
 namespace stepscope::gui {
 
 namespace {
+// A label that elides its text in the middle to the width it is given (the start of a file name
+// and its extension both stay readable); the full text is its tooltip.
+class MiddleElidedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    void setFullText(const QString &text) {
+        m_full = text;
+        setToolTip(text);
+        updateGeometry();
+        update();
+    }
+    QString fullText() const { return m_full; }
+    QSize minimumSizeHint() const override { return {80, QLabel::minimumSizeHint().height()}; }
+    QSize sizeHint() const override { return {fontMetrics().horizontalAdvance(m_full) + 4, QLabel::sizeHint().height()}; }
+
+protected:
+    void paintEvent(QPaintEvent *) override {
+        QPainter p(this);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(contentsRect(), Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(m_full, Qt::ElideMiddle, contentsRect().width()));
+    }
+
+private:
+    QString m_full;
+};
+
 QString rate(double perSecond, const QString &unit) {
     if (perSecond >= 1e6) return QStringLiteral("%1 M %2/s").arg(perSecond / 1e6, 0, 'f', 1).arg(unit);
     if (perSecond >= 1e3) return QStringLiteral("%1 k %2/s").arg(perSecond / 1e3, 0, 'f', 1).arg(unit);
@@ -24,44 +51,40 @@ QString timeLeft(double seconds) {
 } // namespace
 
 ImportProgressPanel::ImportProgressPanel(QWidget *parent)
-    : QFrame(parent), m_title(new QLabel(this)), m_file(new QLabel(this)), m_bar(new QProgressBar(this)),
+    : QFrame(parent), m_title(new QLabel(this)), m_file(new MiddleElidedLabel(this)), m_bar(new QProgressBar(this)),
       m_detail(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)) {
     setObjectName(QStringLiteral("importProgressPanel"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    auto *layout = new QHBoxLayout(this);
+    // Title and file on one line, the bar with Cancel below it, the figures under the bar.
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 6);
-    auto *text = new QVBoxLayout;
+    layout->setSpacing(4);
+    auto *top = new QHBoxLayout;
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    text->addWidget(m_title);
-    text->addWidget(m_file);
-    layout->addLayout(text, 2);
-    auto *middle = new QVBoxLayout;
+    top->addWidget(m_title);
+    top->addWidget(m_file, 1);
+    layout->addLayout(top);
+    auto *middle = new QHBoxLayout;
     m_bar->setRange(0, 1000);
-    m_bar->setMinimumWidth(240);
     m_bar->setTextVisible(true);
-    middle->addWidget(m_bar);
-    middle->addWidget(m_detail);
-    layout->addLayout(middle, 3);
-    // Long names are elided in the middle (the start and the extension stay), full path as tooltip.
-    m_file->setMinimumWidth(120);
-    m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    middle->addWidget(m_bar, 1);
     m_cancel->setToolTip(tr("Stop the import; the session that was open stays as it was (Esc)"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));  // live only while the panel is shown
-    layout->addWidget(m_cancel);
+    middle->addWidget(m_cancel);
+    layout->addLayout(middle);
+    layout->addWidget(m_detail);
     connect(m_cancel, &QPushButton::clicked, this, &ImportProgressPanel::cancelRequested);
     hide();
 }
 
 void ImportProgressPanel::begin(const QString &what) {
-    m_title->setText(tr("Importing %1").arg(what));
-    m_fullFile.clear();
-    m_file->setText(tr("Looking for profiles and metrics…"));
-    m_file->setToolTip({});
+    m_title->setText(tr("Importing %1 —").arg(what));
+    static_cast<MiddleElidedLabel *>(m_file)->setFullText(tr("looking for profiles and metrics…"));
     m_bar->setValue(0);
-    m_bar->setFormat(tr("%p %"));
+    m_bar->setFormat(tr("%p%"));
     m_detail->setText(tr("starting…"));
     m_cancel->setEnabled(true);
     m_cancel->setText(tr("Cancel"));
@@ -71,12 +94,11 @@ void ImportProgressPanel::begin(const QString &what) {
 
 void ImportProgressPanel::update(qint64 done, qint64 total, const QString &file, qint64 eventsDone) {
     m_bar->setValue(total > 0 ? int(done * 1000 / total) : 0);
-    if (file != m_fullFile) {
-        m_fullFile = file;
-        m_file->setToolTip(file);
+    auto *label = static_cast<MiddleElidedLabel *>(m_file);
+    if (label->toolTip() != file) {
+        label->setFullText(QFileInfo(file).fileName());
+        label->setToolTip(file);  // the whole path
     }
-    const QString name = QFileInfo(file).fileName();
-    m_file->setText(m_file->fontMetrics().elidedText(name, Qt::ElideMiddle, std::max(120, m_file->width())));
     const double seconds = m_clock.elapsed() / 1000.0;
     QStringList parts;
     parts << tr("%1 of %2 MB").arg(done / 1e6, 0, 'f', 1).arg(total / 1e6, 0, 'f', 1);
@@ -90,7 +112,7 @@ void ImportProgressPanel::update(qint64 done, qint64 total, const QString &file,
 
 void ImportProgressPanel::end() { hide(); }
 
-QString ImportProgressPanel::fileText() const { return m_file->text(); }
+QString ImportProgressPanel::fileText() const { return static_cast<MiddleElidedLabel *>(m_file)->fullText(); }
 QString ImportProgressPanel::detailText() const { return m_detail->text(); }
 int ImportProgressPanel::percent() const { return m_bar->value() / 10; }
 

@@ -23,7 +23,7 @@ public:
     void end();
 
     // For tests and screenshots: what the panel says now.
-    QString fileText() const;
+    QString fileText() const;  // the file name, whole (shown elided in the middle when narrow)
     QString detailText() const;
     int percent() const;
     QPushButton *cancelButton() const { return m_cancel; }
@@ -38,7 +38,6 @@ private:
     QLabel *m_detail;
     QPushButton *m_cancel;
     QElapsedTimer m_clock;
-    QString m_fullFile;
 };
 
 } // namespace stepscope::gui

@@ -40,7 +40,7 @@ QString MainWindow::sessionPathFor(const QStringList &inputs) {
     const QByteArray hash = QCryptographicHash::hash(names.join('\n').toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sessions";
     QDir().mkpath(dir);
-    QString base = QFileInfo(inputs.value(0)).fileName();
+    QString base = QFileInfo(canonical(inputs.value(0))).fileName();
     if (base.isEmpty()) base = "session";
     return dir + "/" + base + "-" + QString::fromLatin1(hash) + ".stepscope";
 }

@@ -1,0 +1,196 @@
+// Opening one thing after another (offscreen): nothing of the previous session stays on screen;
+// cancelling an import returns to the session that was open and says so; opening the same logdir
+// again re-uses its session (Recent lists it once) and re-imports only what changed.
+
+#include "app/gui/gui_main.h"
+#include "app/gui/import_progress_panel.h"
+#include "app/gui/main_window.h"
+#include "models/store/session_reader.h"
+#include "tests/test_support.h"
+#include "views/timeline/slice_details_view.h"
+#include "views/timeline/timeline_pane_view.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <utime.h>
+
+using namespace stepscope;
+
+namespace {
+QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
+const QStringList kDemoFiles = {"/nvidia-smi.csv", "/plugins/profile/demo/demo.pt.trace.json.gz"};
+
+// A logdir of its own (a copy of the bundled demo): a new import wherever it is opened.
+bool copyDemo(const QString &to) {
+    if (!QDir().mkpath(to + "/plugins/profile/demo")) return false;
+    for (const QString &rel : kDemoFiles)
+        if (!QFile::copy(demoDir() + rel, to + rel)) return false;
+    return true;
+}
+
+bool openAndWait(gui::MainWindow &w, const QString &path) {
+    QSignalSpy done(&w, &gui::MainWindow::importFinished);
+    w.openPaths({path});
+    return done.wait(120000) && done.first().first().toBool();
+}
+
+QSpinBox *stepBox(gui::MainWindow &w) {
+    const auto boxes = w.viewWidget("timeline")->findChildren<QSpinBox *>(Qt::FindDirectChildrenOnly);
+    return boxes.size() == 1 ? boxes.first() : nullptr;
+}
+
+int64_t sourceCount(gui::MainWindow &w) { return int64_t(SessionReader(*w.session()->store()).sources().size()); }
+int64_t sliceCount(gui::MainWindow &w) { return SessionReader(*w.session()->store()).sliceCount(); }
+} // namespace
+
+class TestGuiSessionLifecycle : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        test::isolateSettings();
+        QStandardPaths::setTestModeEnabled(true);
+        gui::setApplicationIdentity();
+        QSettings().clear();
+        QVERIFY2(QFileInfo::exists(demoDir()), "demo profile not generated (target stepscope_demo_profile)");
+    }
+
+    void openingAnotherSessionResetsWhatWasPicked() {
+        QTemporaryDir a, b;
+        QVERIFY(copyDemo(a.path()) && copyDemo(b.path()));
+        gui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        auto *pane = static_cast<TimelinePaneView *>(w.viewWidget("timeline"));
+        auto *details = static_cast<SliceDetailsView *>(w.viewWidget("details"));
+        QSpinBox *step = stepBox(w);
+        QVERIFY(step);
+        // Everything a user picks in A: a slice, a step, a search, a range, a zoom.
+        pane->timeline()->selectSlice(1);
+        QVERIFY(details->sliceTree()->topLevelItemCount() > 0);
+        step->setValue(7);
+        pane->searchField()->setText("aten");
+        const NsRange full = w.timeRange()->fullRange();
+        w.timeRange()->setSelection({full.start + full.duration() / 4, full.start + full.duration() / 2});
+        w.timeRange()->setRange({full.start, full.start + full.duration() / 3});
+        QVERIFY(w.timeRange()->canGoBack());
+
+        QVERIFY2(openAndWait(w, b.path()), qPrintable(w.lastError()));
+        QCOMPARE(w.session()->path(), gui::MainWindow::sessionPathFor({b.path()}));
+        QCOMPARE(details->sliceTree()->topLevelItemCount(), 0);
+        QCOMPARE(step->value(), step->minimum());
+        QVERIFY(pane->searchField()->text().isEmpty());
+        QVERIFY(!w.timeRange()->selection().valid());
+        QCOMPARE(details->aggregateModel()->rowCount(), 0);
+        QVERIFY(!w.timeRange()->canGoBack());
+        QCOMPARE(w.timeRange()->range(), w.timeRange()->fullRange());
+    }
+
+    void cancelReturnsToTheOpenSession() {
+        QTemporaryDir a, b;
+        QVERIFY(copyDemo(a.path()) && copyDemo(b.path()));
+        QSettings().remove("recentFiles");
+        gui::MainWindow w;
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        const QString sessionA = w.session()->path();
+        const int64_t slicesA = sliceCount(w);
+
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({b.path()});
+        QVERIFY(w.progressPanel()->isVisibleTo(&w));
+        w.progressPanel()->cancelButton()->click();
+        QVERIFY(done.wait(120000));
+        QVERIFY(!done.first().first().toBool());
+        QVERIFY(!w.progressPanel()->isVisibleTo(&w));
+        // A is still open, with everything in it, and the status bar says so.
+        QVERIFY(w.session()->isOpen());
+        QCOMPARE(w.session()->path(), sessionA);
+        QCOMPARE(sliceCount(w), slicesA);
+        QVERIFY2(w.lastStatus().contains("cancelled") && w.lastStatus().contains(QFileInfo(sessionA).fileName()),
+                 qPrintable(w.lastStatus()));
+        QVERIFY2(!w.lastStatus().contains("unchanged"), qPrintable(w.lastStatus()));
+        // B left nothing behind: no session file, no Recent entry.
+        const QString sessionB = gui::MainWindow::sessionPathFor({b.path()});
+        for (const char *suffix : {"", "-wal", "-shm"}) QVERIFY2(!QFileInfo::exists(sessionB + suffix), qPrintable(sessionB + suffix));
+        QCOMPARE(gui::MainWindow::recentFiles(), QStringList{QFileInfo(a.path()).canonicalFilePath()});
+    }
+
+    void cancelWithNothingOpenShowsTheStartPage() {
+        QTemporaryDir b;
+        QVERIFY(copyDemo(b.path()));
+        gui::MainWindow w;
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({b.path()});
+        w.importWorker()->cancel();
+        QVERIFY(done.wait(120000));
+        QVERIFY(!w.session()->isOpen());
+        QVERIFY2(w.lastStatus().contains("no session is open"), qPrintable(w.lastStatus()));
+        QVERIFY(!QFileInfo::exists(gui::MainWindow::sessionPathFor({b.path()})));
+    }
+
+    void reopeningALogdirReusesItsSession() {
+        QTemporaryDir a;
+        QVERIFY(copyDemo(a.path()));
+        QSettings().remove("recentFiles");
+        gui::MainWindow w;
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        const int64_t sources = sourceCount(w), slices = sliceCount(w);
+        QCOMPARE(sources, 2);
+        const QDateTime written = QFileInfo(w.session()->path()).lastModified();
+
+        // The same folder, spelled differently: same session, nothing imported, Recent once.
+        QVERIFY2(openAndWait(w, a.path() + "/plugins/.."), qPrintable(w.lastError()));
+        QVERIFY2(w.lastStatus().contains("nothing was re-imported"), qPrintable(w.lastStatus()));
+        QCOMPARE(w.session()->path(), gui::MainWindow::sessionPathFor({a.path()}));
+        QCOMPARE(sourceCount(w), sources);
+        QCOMPARE(sliceCount(w), slices);
+        QCOMPARE(QFileInfo(w.session()->path()).lastModified(), written);
+        QCOMPARE(gui::MainWindow::recentFiles(), QStringList{QFileInfo(a.path()).canonicalFilePath()});
+
+        // A file touched (newer mtime): that one file is read again, its rows replaced, not doubled.
+        const QByteArray csv = QFile::encodeName(a.path() + kDemoFiles[0]);
+        struct utimbuf later {time(nullptr) + 60, time(nullptr) + 60};
+        QCOMPARE(utime(csv.constData(), &later), 0);
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        QVERIFY2(w.lastStatus().contains("Re-imported 1 changed file"), qPrintable(w.lastStatus()));
+        QCOMPARE(sourceCount(w), sources);
+        QCOMPARE(sliceCount(w), slices);
+        QCOMPARE(gui::MainWindow::recentFiles().size(), 1);
+
+        // A file gone: its rows cannot stay, the session is rebuilt from what is there.
+        QVERIFY(QFile::remove(a.path() + kDemoFiles[0]));
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        QCOMPARE(sourceCount(w), sources - 1);
+        QCOMPARE(sliceCount(w), slices);
+        QVERIFY(!QFileInfo::exists(w.session()->path() + ".fresh"));
+    }
+
+    void progressPanelSaysHowFarAndHowFast() {
+        gui::MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        gui::ImportProgressPanel *panel = w.progressPanel();
+        panel->begin("logdir");
+        QTest::qWait(300);  // the rate needs some elapsed time; no timing is asserted
+        panel->update(50'000'000, 100'000'000, "/data/run7/plugins/profile/2026_01_15/host-with-a-long-name.pt.trace.json.gz", 2'000'000);
+        QCOMPARE(panel->percent(), 50);
+        QVERIFY2(panel->detailText().contains("events/s") && panel->detailText().contains("left"), qPrintable(panel->detailText()));
+        QVERIFY2(panel->fileText().endsWith(".json.gz"), qPrintable(panel->fileText()));
+        QApplication::processEvents();
+        QVERIFY(w.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_session_lifecycle_progress.png")));
+        panel->end();
+    }
+};
+
+QTEST_MAIN(TestGuiSessionLifecycle)
+#include "tst_gui_session_lifecycle.moc"
