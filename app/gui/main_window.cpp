@@ -295,7 +295,8 @@ void MainWindow::saveSessionAs() {
 
 void MainWindow::exportPicture(const QString &view) {
     ExportDialog dialog(this, view, this);
-    if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Exported"), 3000);
+    if (dialog.exec() == QDialog::Accepted)
+        statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(dialog.writtenFile())), 10000);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
