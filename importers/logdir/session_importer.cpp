@@ -126,7 +126,8 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
     std::set<std::string> keep;
     const bool reusing = options.reuseUnchanged && !stored.empty();
     if (reusing) {
-        for (const auto &[path, fp] : stored) {
+        for (const auto &entry : stored) {
+            const std::string &path = entry.first;  // a plain name: the lambda below captures it (clang 14)
             if (current.count(path)) continue;
             // Files added to the session from elsewhere are not these inputs' business.
             const bool ours = std::any_of(inputs.begin(), inputs.end(), [&](const fs::path &in) { return isUnder(path, recordedPath(in)); });

@@ -98,7 +98,9 @@ inline void withImportContext(const std::string &file, const std::function<void(
 #define STEPSCOPE_FUZZ_GUI_INIT()                                                                  \
     extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {                                \
         setenv("QT_QPA_PLATFORM", "offscreen", 1);                                                 \
-        static QApplication app(*argc, *argv);                                                     \
+        /* never destroyed: Qt's exit routines must not run after libFuzzer's exit() */            \
+        static QApplication *app = new QApplication(*argc, *argv);                                 \
+        (void)app;                                                                                 \
         return 0;                                                                                  \
     }
 #endif
