@@ -36,6 +36,7 @@ NameColumn::NameColumn(QTableView *table, int column) : QObject(table), m_table(
         connect(m, &QAbstractItemModel::rowsInserted, this, later);
         connect(m, &QAbstractItemModel::layoutChanged, this, later);
     }
+    m_viewport = table->viewport();
     table->viewport()->installEventFilter(this);
 
     auto *copy = new QAction(tr("Copy name"), table);
@@ -94,7 +95,7 @@ void NameColumn::copyCurrent() const {
 }
 
 bool NameColumn::eventFilter(QObject *watched, QEvent *event) {
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize) QTimer::singleShot(0, this, &NameColumn::fit);
+    if (watched == m_viewport && event->type() == QEvent::Resize) QTimer::singleShot(0, this, &NameColumn::fit);
     return QObject::eventFilter(watched, event);
 }
 

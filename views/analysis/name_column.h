@@ -31,6 +31,10 @@ protected:
 
 private:
     QTableView *m_table;
+    // The watched viewport, compared by address only: while the table is being destroyed its
+    // viewport still sends events, and calling m_table->viewport() then is a call on a half-
+    // destroyed object (found by the command-line fuzzer under UBSan).
+    const QObject *m_viewport = nullptr;
     int m_column;
     bool m_userSized = false;
     bool m_fitting = false;
