@@ -31,6 +31,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QSpinBox>
@@ -78,7 +80,14 @@ MainWindow::~MainWindow() = default;
 QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area) {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);  // needed for saveState()
-    dock->setWidget(widget);
+    // Panels scroll rather than squash (and never take the timeline's share): a panel whose
+    // contents grow (the Range table after a selection) gets a scroll bar, not more height.
+    auto *scroll = new QScrollArea(dock);
+    scroll->setObjectName(objectName + QStringLiteral("Scroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(widget);
+    dock->setWidget(scroll);
     addDockWidget(area, dock);
     return dock;
 }
@@ -88,7 +97,7 @@ void MainWindow::buildDocks() {
     m_timeline = static_cast<TimelinePaneView *>(createView("timeline", this));
     m_central = m_timeline;
     // The import progress panel sits above the timeline, where the eye is, while an import runs.
-    auto *centre = new QWidget(this);
+    auto *centre = m_centre = new QWidget(this);
     auto *centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
@@ -307,6 +316,13 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         settings.setValue("window/state", saveState());
     }
     event->accept();
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event) {
+    // The docks around the timeline may not take more than their share of the height, whatever
+    // their contents ask for; at 1024×700 the timeline keeps about half the window.
+    m_centre->setMinimumHeight(int(event->size().height() * kCentreShare));
+    QMainWindow::resizeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event) {

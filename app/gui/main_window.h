@@ -76,6 +76,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -97,6 +98,8 @@ private:
     void resetPerSessionState();
     void saveSessionAs();
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
+    // The timeline's share of the window height: docks never squeeze it below this (they scroll).
+    static constexpr double kCentreShare = 0.55;
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
     Mode m_mode;
@@ -115,6 +118,7 @@ private:
     QWidget *m_findings = nullptr;
     AnnotationDocks *m_annotations = nullptr;  // Annotations and Saved views docks, Annotate menu
     QWidget *m_central = nullptr;
+    QWidget *m_centre = nullptr;  // the central widget: progress panel over the timeline
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QLabel *m_sessionLabel = nullptr;
