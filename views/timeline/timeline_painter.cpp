@@ -31,7 +31,7 @@ struct XMap {
     double x(int64_t t) const { return left + double(t - start) * scale; }
 };
 XMap xmap(const TimelineFrame &f) {
-    const QRect d = TimelinePainter::dataRect(f.size);
+    const QRect d = TimelinePainter::dataRect(f.size, f.labelWidth);
     return {double(d.left()), double(d.width()) / double(std::max<int64_t>(1, f.range.duration())), f.range.start};
 }
 int screenY(const TimelineFrame &f, int contentY) { return TimelinePainter::kHeaderHeight + contentY - f.scrollY; }
@@ -46,7 +46,7 @@ void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<Tim
     hits.clear();
     std::vector<TimelineFlow> drawn;
     p.fillRect(QRect(QPoint(0, 0), f.size), kBackground);
-    if (!f.model || !f.layout || !f.range.valid() || f.size.width() <= kLabelWidth) return;
+    if (!f.model || !f.layout || !f.range.valid() || f.size.width() <= f.labelWidth) return;
     p.setFont(sized(p.font(), 9));
     f.model->beginFrame();
     paintTracks(p, f, hits);
@@ -54,7 +54,7 @@ void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<Tim
     // Arrows between visible pairs only where they can be told apart: few exact slices on screen
     // (flows are read per exact window). The selected slice's arrows at any zoom.
     const auto exact = std::count_if(hits.begin(), hits.end(), [](const TimelineHit &h) { return h.item.sliceId >= 0; });
-    if (f.showFlows) paintFlows(p, f, exact * 6 <= dataRect(f.size).width(), drawn);
+    if (f.showFlows) paintFlows(p, f, exact * 6 <= dataRect(f.size, f.labelWidth).width(), drawn);
     if (arrows) *arrows = std::move(drawn);
     paintSearchHits(p, f);
     paintLabels(p, f);
@@ -63,7 +63,7 @@ void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<Tim
 }
 
 void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits) {
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     p.save();
     p.setClipRect(data);
     const XMap m = xmap(f);
@@ -122,7 +122,7 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
 
 void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const TimelineRow &row,
                                  const std::vector<TimelineItem> &items, std::vector<TimelineHit> &hits) {
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
     const int lane = TimelineLayout::kLaneHeight;
     const QFontMetrics fm(p.font());
@@ -176,7 +176,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
 }
 
 void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn) {
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     std::vector<TimelineFlow> flows;
     if (visiblePairs) {
         std::vector<int> visible;
@@ -241,7 +241,7 @@ void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f, bool visib
 void TimelinePainter::paintSearchHits(QPainter &p, const TimelineFrame &f) {
     if (!f.searchHits || f.searchHits->empty()) return;
     const auto &hits = *f.searchHits;
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
     // Hits are by start: from the first that can still reach into the view (the longest hit back).
     auto it = std::lower_bound(hits.begin(), hits.end(), f.range.start - f.longestSearchHit,
@@ -276,7 +276,7 @@ void TimelinePainter::paintSearchHits(QPainter &p, const TimelineFrame &f) {
 }
 
 void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
-    const QRect col(0, kHeaderHeight, kLabelWidth, f.size.height() - kHeaderHeight);
+    const QRect col(0, kHeaderHeight, f.labelWidth, f.size.height() - kHeaderHeight);
     p.save();
     p.setClipRect(col);
     p.fillRect(col, kLabelBackground);
@@ -288,12 +288,12 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
     for (const TimelineRow &row : f.layout->rows()) {
         const int y = screenY(f, row.y);
         if (y + row.height < col.top() || y > col.bottom()) continue;
-        const QRect r(0, y, kLabelWidth, row.height);
+        const QRect r(0, y, f.labelWidth, row.height);
         if (row.kind == TimelineRow::Kind::Track) {
             const TimelineTrack &t = tracks[size_t(row.index)];
             p.setFont(base);
             if (t.isValueTrack()) {
-                ValueTrackPainter::paintLabel(p, QRect(28, y, kLabelWidth - 34, row.height), displayText(t.name),
+                ValueTrackPainter::paintLabel(p, QRect(28, y, f.labelWidth - 34, row.height), displayText(t.name),
                                               *f.model->valueSeries(row.index), f.range, kText, kMutedText);
             } else {
                 const QFontMetrics fm(base);
@@ -301,10 +301,10 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
                 const int countW = fm.horizontalAdvance(count) + 8;
                 const int lineH = TimelineLayout::kLaneHeight + 2 * TimelineLayout::kTrackPadding;
                 p.setPen(kText);
-                p.drawText(QRect(28, y, kLabelWidth - 34 - countW, lineH), Qt::AlignVCenter | Qt::AlignLeft,
-                           fm.elidedText(displayText(t.name), Qt::ElideMiddle, kLabelWidth - 34 - countW));
+                p.drawText(QRect(28, y, f.labelWidth - 34 - countW, lineH), Qt::AlignVCenter | Qt::AlignLeft,
+                           fm.elidedText(displayText(t.name), Qt::ElideMiddle, f.labelWidth - 34 - countW));
                 p.setPen(kMutedText);
-                p.drawText(QRect(kLabelWidth - countW - 6, y, countW, lineH), Qt::AlignVCenter | Qt::AlignRight, count);
+                p.drawText(QRect(f.labelWidth - countW - 6, y, countW, lineH), Qt::AlignVCenter | Qt::AlignRight, count);
             }
         } else {
             const bool run = row.kind == TimelineRow::Kind::RunHeader;
@@ -315,24 +315,24 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
             const QString arrow = f.layout->isCollapsed(row.index) ? QStringLiteral("▸") : QStringLiteral("▾");
             p.drawText(QRect(indent, y, 14, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow);
             const QString title = displayText(groups[size_t(row.index)].title);
-            p.drawText(QRect(indent + 14, y, kLabelWidth - indent - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, kLabelWidth - indent - 20));
+            p.drawText(QRect(indent + 14, y, f.labelWidth - indent - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(p.font()).elidedText(title, Qt::ElideMiddle, f.labelWidth - indent - 20));
         }
-        p.fillRect(QRect(0, y + row.height - 1, kLabelWidth, 1), kSeparator);
+        p.fillRect(QRect(0, y + row.height - 1, f.labelWidth, 1), kSeparator);
     }
     p.setFont(base);
     p.restore();
-    p.fillRect(QRect(kLabelWidth - 1, kHeaderHeight, 1, f.size.height()), QColor(205, 209, 215));
+    p.fillRect(QRect(f.labelWidth - 1, kHeaderHeight, 1, f.size.height()), QColor(205, 209, 215));
 }
 
 void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {
     const QRect bar(0, 0, f.size.width(), kRulerHeight);
     p.fillRect(bar, QColor(250, 251, 252));
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     p.setPen(kMutedText);
     const QFontMetrics fm(p.font());
     // Corner: the visible span.
-    p.drawText(QRect(8, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(8, 0, f.labelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
                QStringLiteral("span %1").arg(formatDurationNs(f.range.duration())));
     p.save();
     p.setClipRect(QRect(data.left(), 0, data.width(), kRulerHeight));
@@ -349,7 +349,7 @@ std::vector<std::pair<size_t, QString>> TimelinePainter::stepLabels(const Timeli
     std::vector<std::pair<size_t, QString>> out;
     const auto &steps = f.model->steps();
     if (steps.empty() || !f.range.valid()) return out;
-    const QRect data = dataRect(f.size);
+    const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
     // Steps are sorted by start: begin with the first that can still reach into the view.
     int64_t longest = 0;
@@ -380,8 +380,8 @@ void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     const QRect band(0, kRulerHeight, f.size.width(), kStepBandHeight);
     p.fillRect(band, QColor(250, 251, 252));
     p.setPen(kMutedText);
-    p.drawText(QRect(8, band.top(), kLabelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Steps"));
-    const QRect data = dataRect(f.size);
+    p.drawText(QRect(8, band.top(), f.labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Steps"));
+    const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
     p.save();
     p.setClipRect(QRect(data.left(), band.top(), data.width(), band.height()));

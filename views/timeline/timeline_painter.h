@@ -27,6 +27,7 @@ struct TimelineFrame {
     const TimelineLayout *layout = nullptr;
     NsRange range;            // visible
     NsRange selection;        // shaded, may be invalid
+    int labelWidth = 210;     // the track-name column (TimelinePainter::kLabelWidth unless resized)
     int64_t origin = 0;       // ruler zero (session start)
     int scrollY = 0;
     QSize size;
@@ -42,7 +43,7 @@ struct TimelineFrame {
 
 class TimelinePainter {
 public:
-    static constexpr int kLabelWidth = 210;
+    static constexpr int kLabelWidth = 210;  // the default width of the track-name column
     static constexpr int kRulerHeight = 22;
     static constexpr int kStepBandHeight = 18;
     static constexpr int kHeaderHeight = kRulerHeight + kStepBandHeight;
@@ -58,7 +59,9 @@ public:
     // The label of each step in view (index into model->steps(), text; empty where it does not
     // fit): one format for all, "step 12" where every step in view has room for it, else "12".
     static std::vector<std::pair<size_t, QString>> stepLabels(const TimelineFrame &f, const QFontMetrics &fm);
-    static QRect dataRect(const QSize &size) { return QRect(kLabelWidth, kHeaderHeight, size.width() - kLabelWidth, size.height() - kHeaderHeight); }
+    static QRect dataRect(const QSize &size, int labelWidth = kLabelWidth) {
+        return QRect(labelWidth, kHeaderHeight, size.width() - labelWidth, size.height() - kHeaderHeight);
+    }
 
 private:
     static void paintTracks(QPainter &p, const TimelineFrame &f, std::vector<TimelineHit> &hits);

@@ -5,6 +5,7 @@
 #include "models/store/sqlite_statement.h"
 
 #include <QPainter>
+#include <QSettings>
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +14,13 @@ namespace stepscope {
 
 namespace {
 constexpr const char *kLayoutSetting = "timeline.tracks";
+constexpr const char *kLabelWidthSetting = "timeline/labelWidth";  // QSettings: the user's, not the session's
 } // namespace
 
 TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)),
-      m_annotations(new TimelineAnnotationOverlay(session, time, this)) {
+      m_annotations(new TimelineAnnotationOverlay(session, time, this)),
+      m_labelWidth(std::clamp(QSettings().value(kLabelWidthSetting, TimelinePainter::kLabelWidth).toInt(), kMinLabelWidth, kMaxLabelWidth)) {
     setObjectName(QStringLiteral("timelineView"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -88,6 +91,18 @@ void TimelineView::ensureTrackVisible(int track) {
     if (row->y < m_scrollY) setScrollY(row->y - 10);
     else if (row->y + row->height > m_scrollY + visible) setScrollY(row->y + row->height - visible + 10);
 }
+
+int TimelineView::labelWidth() const { return std::min(m_labelWidth, std::max(kMinLabelWidth, width() / 2)); }
+
+void TimelineView::setLabelWidth(int width, bool remember) {
+    const int w = std::clamp(width, kMinLabelWidth, kMaxLabelWidth);
+    if (remember) QSettings().setValue(kLabelWidthSetting, w);
+    if (w == m_labelWidth) return;
+    m_labelWidth = w;
+    update();
+}
+
+bool TimelineView::onLabelEdge(QPoint pos) const { return std::abs(pos.x() - labelWidth()) <= 3; }
 
 void TimelineView::setFlowsVisible(bool visible) {
     if (visible == m_showFlows) return;
@@ -170,13 +185,13 @@ void TimelineView::clearSelectedSlice() {
 }
 
 int64_t TimelineView::timeAt(double x) const {
-    const QRect d = TimelinePainter::dataRect(size());
+    const QRect d = TimelinePainter::dataRect(size(), labelWidth());
     const NsRange r = range();
     return r.start + int64_t(std::llround((x - d.left()) * double(r.duration()) / std::max(1, d.width())));
 }
 
 double TimelineView::xOf(int64_t t) const {
-    const QRect d = TimelinePainter::dataRect(size());
+    const QRect d = TimelinePainter::dataRect(size(), labelWidth());
     const NsRange r = range();
     return d.left() + double(t - r.start) * d.width() / double(std::max<int64_t>(1, r.duration()));
 }
@@ -225,6 +240,7 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.origin = m_time->fullRange().valid() ? m_time->fullRange().start : m_model->extent().start;
     f.scrollY = m_scrollY;
     f.size = size();
+    f.labelWidth = labelWidth();
     f.selectedSliceId = m_selectedSliceId;
     f.selectedTrack = m_selectedTrack;
     f.selectedItem = m_selectedItem;
@@ -235,7 +251,7 @@ void TimelineView::paintEvent(QPaintEvent *) {
     }
     f.selectedFlows = &m_selectedFlows;
     TimelinePainter::paint(p, f, m_hits, &m_arrows);
-    m_annotations->paint(p, TimelinePainter::dataRect(size()), [this](int64_t t) { return xOf(t); });
+    m_annotations->paint(p, TimelinePainter::dataRect(size(), labelWidth()), [this](int64_t t) { return xOf(t); });
     // Reads cut short by the frame budget continue in the next frame; windows read in the
     // background call for their own frame (detailLoaded).
     if (m_model->budgetExhausted()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));

@@ -4,7 +4,8 @@
 // blocks, ruler, steps, flow arrows. It follows the shared TimeRangeController (applies incoming
 // ranges without re-emitting them) and drives it on zoom, pan and range selection. Navigation follows
 // Perfetto: W/S zoom, A/D pan, wheel scrolls tracks, Ctrl+wheel zooms at the cursor, drag pans,
-// Shift+drag or a drag on the ruler selects a range, F zooms to it, Esc clears. Clicking a slice
+// Shift+drag or a drag on the ruler selects a range, F zooms to it, Esc clears; the name column's
+// right edge drags to resize it. Clicking a slice
 // emits sliceSelected() with its details. Created by TimelinePaneView (or MainWindow directly).
 
 #include "models/qt/session_model.h"
@@ -58,6 +59,13 @@ public:
     // Scrolls vertically so the track is visible.
     void ensureTrackVisible(int track);
     int scrollY() const { return m_scrollY; }
+    // The track-name column: dragged wider or narrower at its right edge, remembered in QSettings
+    // ("timeline/labelWidth") for every timeline; drawn at most half the view wide.
+    static constexpr int kMinLabelWidth = 120;
+    static constexpr int kMaxLabelWidth = 640;
+    int labelWidth() const;
+    void setLabelWidth(int width, bool remember = true);
+    bool onLabelEdge(QPoint pos) const;  // the grip that resizes the column
     void setScrollY(int y);
 
     // Zoom by `factor` (<1 zooms in) around the absolute time `anchor`; pan by a fraction of the span.
@@ -88,7 +96,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    enum class Drag { None, Pan, Select, MoveTrack };
+    enum class Drag { None, Pan, Select, MoveTrack, ResizeLabels };
     void reload();
     void relayout();
     void applyModelReset();   // restores the saved track choices onto the new model
@@ -120,6 +128,8 @@ private:
     QPoint m_pressPos, m_lastPos;
     int64_t m_pressTime = 0;
     int m_dragTrack = -1;
+    int m_labelWidth;          // as chosen; labelWidth() is what fits
+    int m_pressLabelWidth = 0;
     QByteArray m_savedChoices;  // the layout choices as saved in the session (JSON)
     bool m_moved = false;
 };

@@ -34,7 +34,7 @@ void TimelineView::wheelEvent(QWheelEvent *event) {
     const QPoint angle = event->angleDelta();
     if (event->modifiers() & Qt::ControlModifier) {
         const double steps = angle.y() / 120.0;
-        const double x = std::max(double(TimelinePainter::kLabelWidth), event->position().x());
+        const double x = std::max(double(labelWidth()), event->position().x());
         zoomBy(std::pow(0.8, steps), timeAt(x));
     } else if ((event->modifiers() & Qt::ShiftModifier) || std::abs(angle.x()) > std::abs(angle.y())) {
         const int d = angle.x() != 0 ? angle.x() : angle.y();
@@ -47,7 +47,7 @@ void TimelineView::wheelEvent(QWheelEvent *event) {
 }
 
 bool TimelineView::clickLabel(QPoint pos) {
-    if (pos.x() >= TimelinePainter::kLabelWidth || pos.y() < TimelinePainter::kHeaderHeight) return false;
+    if (pos.x() >= labelWidth() || pos.y() < TimelinePainter::kHeaderHeight) return false;
     const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
     if (row && row->kind == TimelineRow::Kind::Track) {  // a track's label: drag it to reorder
         m_drag = Drag::MoveTrack;
@@ -63,6 +63,11 @@ void TimelineView::mousePressEvent(QMouseEvent *event) {
     m_moved = false;
     m_drag = Drag::None;
     if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+    if (onLabelEdge(m_pressPos)) {
+        m_drag = Drag::ResizeLabels;
+        m_pressLabelWidth = labelWidth();
+        return;
+    }
     if (clickLabel(m_pressPos)) return;
     m_pressTime = timeAt(m_pressPos.x());
     const bool onHeader = m_pressPos.y() < TimelinePainter::kHeaderHeight;
@@ -72,10 +77,15 @@ void TimelineView::mousePressEvent(QMouseEvent *event) {
 
 void TimelineView::mouseMoveEvent(QMouseEvent *event) {
     const QPoint pos = event->position().toPoint();
-    if (m_drag == Drag::None) return;
+    if (m_drag == Drag::None) {  // the column's grip says it can be dragged
+        if (onLabelEdge(pos)) setCursor(Qt::SplitHCursor); else unsetCursor();
+        return;
+    }
     if ((pos - m_pressPos).manhattanLength() >= kDragThreshold) m_moved = true;
     if (!m_moved) return;
-    if (m_drag == Drag::MoveTrack) {
+    if (m_drag == Drag::ResizeLabels) {
+        setLabelWidth(m_pressLabelWidth + pos.x() - m_pressPos.x(), false);
+    } else if (m_drag == Drag::MoveTrack) {
         // Take the place of the track under the cursor when it is a neighbour in the same group.
         setCursor(Qt::SizeVerCursor);
         const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
@@ -86,7 +96,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event) {
             relayout();
     } else if (m_drag == Drag::Pan) {
         const NsRange r = range();
-        const QRect d = TimelinePainter::dataRect(size());
+        const QRect d = TimelinePainter::dataRect(size(), labelWidth());
         const int64_t dt = int64_t(std::llround(double(pos.x() - m_lastPos.x()) * double(r.duration()) / std::max(1, d.width())));
         if (dt != 0) m_time->setRange({r.start - dt, r.end - dt}, false);
         setScrollY(m_scrollY - (pos.y() - m_lastPos.y()));
@@ -101,7 +111,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event) {
     const Drag drag = m_drag;
     m_drag = Drag::None;
     unsetCursor();
-    if (drag == Drag::MoveTrack) {
+    if (drag == Drag::ResizeLabels) {
+        if (m_moved) setLabelWidth(m_pressLabelWidth + pos.x() - m_pressPos.x());
+    } else if (drag == Drag::MoveTrack) {
         if (m_moved) saveChoices();
     } else if (drag == Drag::Pan && m_moved) {
         m_time->commitHistory();
@@ -135,7 +147,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent *event) {
 
 void TimelineView::keyPressEvent(QKeyEvent *event) {
     QPoint cursor = mapFromGlobal(QCursor::pos());
-    const QRect d = TimelinePainter::dataRect(size());
+    const QRect d = TimelinePainter::dataRect(size(), labelWidth());
     const double anchorX = d.contains(cursor) ? cursor.x() : d.center().x();
     switch (event->key()) {
     case Qt::Key_W: zoomBy(0.8, timeAt(anchorX)); break;
@@ -174,13 +186,13 @@ bool TimelineView::event(QEvent *e) {
     auto *help = static_cast<QHelpEvent *>(e);
     const QPoint pos = help->pos();
     QString text;
-    if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight && pos.x() > TimelinePainter::kLabelWidth) {
+    if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight && pos.x() > labelWidth()) {
         const int s = stepAt(*m_model, timeAt(pos.x()));
         if (s >= 0) {
             const TimelineStep &st = m_model->steps()[size_t(s)];
             text = tr("step %1 — %2 (click to zoom)").arg(st.step).arg(formatDurationNs(st.durNs));
         }
-    } else if (pos.x() < TimelinePainter::kLabelWidth && pos.y() >= TimelinePainter::kHeaderHeight) {
+    } else if (pos.x() < labelWidth() && pos.y() >= TimelinePainter::kHeaderHeight) {
         const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
         if (row && row->kind == TimelineRow::Kind::Track) {
             text = tr("<b>%1</b><br>drag to reorder · right-click to hide or move")
@@ -204,7 +216,7 @@ bool TimelineView::event(QEvent *e) {
 }
 
 QString TimelineView::valueTooltip(QPoint pos) const {
-    if (pos.x() < TimelinePainter::kLabelWidth) return {};
+    if (pos.x() < labelWidth()) return {};
     const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
     if (!row || row->kind != TimelineRow::Kind::Track) return {};
     const TimelineValueSeries *series = m_model->valueSeries(row->index);
@@ -219,7 +231,7 @@ QString TimelineView::valueTooltip(QPoint pos) const {
 
 void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
     if (event->pos().y() < TimelinePainter::kHeaderHeight) return;
-    if (event->pos().x() >= TimelinePainter::kLabelWidth) {  // over the tracks: annotations
+    if (event->pos().x() >= labelWidth()) {  // over the tracks: annotations
         QMenu menu(this);
         m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()));
         if (!menu.isEmpty()) menu.exec(event->globalPos());
