@@ -34,6 +34,7 @@ struct TimelineValueSeries {
     QString unit;                    // "%", "B", ... ; empty for plain numbers
     int64_t periodNs = 0;            // 0: each value holds until the next sample
     double min = 0, max = 0;         // over the whole series: a fixed scale while panning
+    double limit = 0;                // a capacity drawn as a line (GPU memory total); 0: none
 };
 
 struct TimelineTrack {

@@ -36,6 +36,12 @@ QString metricTrackName(const MetricSeriesInfo &info) {
     return name;
 }
 
+// A capacity (nvidia-smi's constant memory.total) is no track of its own: a line on the track of
+// what it bounds (GPU memory used), whose scale then reaches it.
+const char *boundedBy(const std::string &name) {
+    return name == "memory.total" || name == "gpu_mem_total" ? "gpu_mem_used" : nullptr;
+}
+
 // A series with a device is a GPU's (nvidia-smi's memory.total too), except per-core CPU.
 bool onGpu(const MetricSeriesInfo &info) { return info.device && info.name != "cpu_util"; }
 
@@ -103,11 +109,24 @@ void TimelineModel::addMetricTracks() {
     // GPUs first, then the host; within a sub-group, series in the order they were imported.
     std::vector<int> shown;
     std::set<std::string> runs;
+    std::map<int, double> limits;  // series -> the capacity drawn on it
+    auto boundSeries = [this](const MetricSeriesInfo &cap) {
+        const char *bounded = boundedBy(cap.name);
+        for (int j = 0; bounded && j < m_metrics->count(); ++j) {
+            const MetricSeriesInfo &o = m_metrics->series(j).info;
+            if (o.name == bounded && o.device == cap.device && o.run == cap.run && m_metrics->series(j).lod.size() > 0) return j;
+        }
+        return -1;
+    };
     for (int i = 0; i < m_metrics->count(); ++i) {
-        const MetricSeriesInfo &info = m_metrics->series(i).info;
-        if (!showAsTrack(info) || m_metrics->series(i).lod.size() == 0) continue;
+        const MetricSeries &series = m_metrics->series(i);
+        if (!showAsTrack(series.info) || series.lod.size() == 0) continue;
+        if (const int j = boundSeries(series.info); j >= 0) {
+            limits[j] = std::max(limits[j], double(series.lod.statsOfIndices(0, series.lod.size()).max));
+            continue;
+        }
         shown.push_back(i);
-        runs.insert(info.run);
+        runs.insert(series.info.run);
     }
     std::map<std::pair<bool, QString>, std::vector<int>> bySubgroup;
     for (int i : shown) {
@@ -132,6 +151,7 @@ void TimelineModel::addMetricTracks() {
             t.sliceCount = series.lod.size();
             t.valueSeries = int(m_values.size());
             m_values.push_back(describe(series.lod, QString::fromStdString(series.info.unit), series.info.periodNs));
+            if (const auto l = limits.find(i); l != limits.end()) m_values.back().limit = l->second;
             m_trackIndex[t.id] = int(m_tracks.size());
             m_groups[size_t(sub)].tracks.push_back(int(m_tracks.size()));
             m_tracks.push_back(t);

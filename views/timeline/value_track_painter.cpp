@@ -14,7 +14,7 @@
 namespace stepscope {
 
 std::pair<double, double> ValueTrackPainter::scale(const TimelineValueSeries &series) {
-    double low = std::min(0.0, series.min), high = std::max(0.0, series.max);
+    double low = std::min(0.0, series.min), high = std::max({0.0, series.max, series.limit});
     if (series.unit == QLatin1String("%")) high = std::max(high, 100.0);
     if (high <= low) high = low + 1;
     return {low, high};
@@ -81,6 +81,12 @@ void ValueTrackPainter::paintLabel(QPainter &p, const QRect &rect, const QString
     p.setPen(muted);
     p.drawText(second.adjusted(0, 0, -peakW, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(range0, Qt::ElideRight, second.width() - peakW));
     p.drawText(second, Qt::AlignVCenter | Qt::AlignRight, peak);
+}
+
+QString ValueTrackPainter::limitLabel(const TimelineValueSeries &series) {
+    if (series.limit <= 0) return {};
+    const auto [low, high] = scale(series);
+    return QStringLiteral("total %1").arg(formatValue(series.limit, series.unit, std::max(std::fabs(low), std::fabs(high))));
 }
 
 QColor ValueTrackPainter::colorFor(const QString &trackName) {
@@ -160,6 +166,17 @@ void ValueTrackPainter::paint(QPainter &p, const QRectF &area, const TimelineVal
     p.setPen(QPen(ink, 1));
     if (!spans.empty()) p.drawLines(spans.data(), int(spans.size()));
     p.fillRect(QRectF(area.left(), baseline, area.width(), 1), QColor(0, 0, 0, 40));
+    if (series.limit > 0) {  // the capacity: a dashed line, named at its right end, below the line
+        const double yl = y(series.limit);
+        p.setPen(QPen(ink, 1, Qt::DashLine));
+        p.drawLine(QPointF(area.left(), yl), QPointF(area.right(), yl));
+        const QString label = limitLabel(series);
+        const QFontMetrics fm(p.font());
+        const QRectF box(area.right() - fm.horizontalAdvance(label) - 10, yl + 1, fm.horizontalAdvance(label) + 6, fm.height());
+        p.fillRect(box, QColor(255, 255, 255, 200));
+        p.setPen(ink);
+        p.drawText(box, Qt::AlignCenter, label);
+    }
     p.restore();
 }
 

@@ -4,7 +4,8 @@
 // with a dark stroke spanning the column's min..max so a spike narrower than a pixel still shows.
 // A metric's sample is drawn over the period before its time stamp (what utilization samples
 // measure) and gaps (no sample for three periods) stay empty; a counter's value holds from its
-// sample until the next. Called by TimelinePainter for each visible value track; stateless.
+// sample until the next. A capacity (GPU memory total) is a dashed line with its value.
+// Called by TimelinePainter for each visible value track; stateless.
 
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_types.h"
@@ -31,6 +32,8 @@ public:
     static std::pair<int64_t, int64_t> samplesDrawn(const TimelineValueSeries &series, NsRange range);
     // A value in the series' unit: "87.5 %", "12.3 GiB", "0 %", and plain counts as "3.00 G", "0".
     static QString formatValue(double value, const QString &unit, double scaleMax);
+    // The capacity line's label, "total 80 GiB"; empty when the series has none.
+    static QString limitLabel(const TimelineValueSeries &series);
     // The colour of a value track: from its name, so the same counter has the same colour everywhere.
     static QColor colorFor(const QString &trackName);
     // The scale drawn: [low, high] with low <= 0 <= high where the data allows.
