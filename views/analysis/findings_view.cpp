@@ -16,9 +16,14 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cstdint>
+#include <set>
+
 namespace stepscope {
 
 namespace {
+constexpr int kListedSteps = 20;  // evidence steps listed one by one under a finding
 constexpr int RangeStartRole = Qt::UserRole + 1;
 constexpr int RangeEndRole = Qt::UserRole + 2;
 
@@ -125,17 +130,36 @@ void FindingsView::reload() {
             for (size_t i = 0; i < f.steps.size() && i < 8; ++i) steps << QString::number(f.steps[i]);
             evidence = tr("steps %1%2").arg(steps.join(QStringLiteral(", ")), f.steps.size() > 8 ? QStringLiteral(", …") : QString());
         }
+        // A click zooms to the evidence steps (from the first one's start to the last one's end),
+        // not to the finding's time range: for stage findings that is the whole run.
+        int64_t start = f.startNs, end = f.endNs;
+        if (!f.steps.empty()) {
+            const std::set<int64_t> wanted(f.steps.begin(), f.steps.end());
+            int64_t lo = INT64_MAX, hi = INT64_MIN;
+            for (const AnalysisStep &s : a->steps.steps)
+                if (wanted.count(s.step)) lo = std::min(lo, s.start), hi = std::max(hi, s.end);
+            if (lo < hi) start = lo, end = hi;
+        }
         auto *item = new QTreeWidgetItem(findings, {q(f.severity), q(f.title), evidence});
         item->setForeground(0, severityColor(f.severity));
-        item->setData(0, RangeStartRole, qint64(f.startNs));
-        item->setData(0, RangeEndRole, qint64(f.endNs));
+        item->setData(0, RangeStartRole, qint64(start));
+        item->setData(0, RangeEndRole, qint64(end));
         item->setToolTip(1, QStringLiteral("<b>%1</b><br>%2<br><i>%3</i>").arg(q(f.title).toHtmlEscaped(), q(f.detail).toHtmlEscaped(),
                                                                                  q(f.recommendation).toHtmlEscaped()));
         new QTreeWidgetItem(item, {QString(), q(f.detail)});
         if (!f.recommendation.empty()) new QTreeWidgetItem(item, {tr("do"), q(f.recommendation)});
         for (int i = 0; i < item->childCount(); ++i) {
-            item->child(i)->setData(0, RangeStartRole, qint64(f.startNs));
-            item->child(i)->setData(0, RangeEndRole, qint64(f.endNs));
+            item->child(i)->setData(0, RangeStartRole, qint64(start));
+            item->child(i)->setData(0, RangeEndRole, qint64(end));
+        }
+        // Evidence steps far apart (every 10th step) span most of the run: each also gets its own
+        // entry, which zooms to that step alone.
+        int listed = 0;
+        for (const AnalysisStep &s : a->steps.steps) {
+            if (std::find(f.steps.begin(), f.steps.end(), s.step) == f.steps.end() || listed++ >= kListedSteps) continue;
+            auto *step = new QTreeWidgetItem(item, {tr("step"), tr("step %1 — %2 ms").arg(s.step).arg(double(s.dur()) / 1e6, 0, 'f', 1)});
+            step->setData(0, RangeStartRole, qint64(s.start));
+            step->setData(0, RangeEndRole, qint64(s.end));
         }
     }
     findings->setExpanded(true);

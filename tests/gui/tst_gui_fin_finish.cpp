@@ -1,0 +1,208 @@
+// Fit and finish of the timeline and its window (issue #18, items 8, 3 and 13):
+// - at 1024×700 the timeline keeps at least ~half the window, and a range selection (which fills
+//   the Details dock's Range tab) does not shrink it (the docks scroll instead);
+// - the track-name column is resizable by dragging its right edge, and the width is remembered;
+// - nvidia-smi's constant memory.total is a line on the GPU memory-used track, not a track;
+// - clicking a finding with evidence steps zooms to those steps, not to the whole run; each
+//   evidence step is listed under it and zooms to that step alone.
+// PNGs in the build folder's test-output/ (fin_window_1024x700*.png).
+
+#include "app/gui/gui_main.h"
+#include "app/gui/main_window.h"
+#include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/analysis_model.h"
+#include "models/metrics/metric_series_model.h"
+#include "models/store/session_reader.h"
+#include "tests/test_support.h"
+#include "views/analysis/findings_view.h"
+#include "views/timeline/timeline_pane_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/timeline/value_track_painter.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QMouseEvent>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace stepscope;
+
+class TestGuiFinFinish : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_logdir;
+
+    // A checkpoint-bound run with nvidia-smi metrics (2 GPUs: memory.total on both).
+    void makeLogdir() {
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        synth::SyntheticProfileOptions o;
+        o.steps = 40;
+        o.gpus = 2;
+        o.bottleneck = synth::Bottleneck::Checkpoint;
+        o.seed = 11;
+        std::filesystem::create_directories(dir / "logdir");
+        synth::SyntheticProfileGenerator(o).generate(dir / "logdir" / "run.pt.trace.json.gz", dir / "logdir" / "nvidia-smi.csv");
+        m_logdir = QString::fromStdString((dir / "logdir").string());
+    }
+
+    static bool openIn(gui::MainWindow &w, const QString &logdir) {
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({logdir});
+        return done.wait(120000) && done.first().first().toBool();
+    }
+
+    static void savePng(QWidget &w, const QString &name) {
+        QDir().mkpath(QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output"));
+        w.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output/%1.png").arg(name));
+    }
+
+    static void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+        QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
+                      buttons, Qt::NoModifier);
+        QApplication::sendEvent(w, &e);
+    }
+
+private slots:
+    void initTestCase() {
+        stepscope::test::isolateSettings();
+        QStandardPaths::setTestModeEnabled(true);
+        gui::setApplicationIdentity();
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        makeLogdir();
+    }
+
+    void timelineKeepsItsShareAt1024x700() {
+        gui::MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY2(openIn(w, m_logdir), qPrintable(w.lastError()));
+        QApplication::processEvents();
+        QCOMPARE(w.size(), QSize(1024, 700));
+        auto *pane = qobject_cast<TimelinePaneView *>(w.viewWidget("timeline"));
+        QVERIFY(pane);
+        QWidget *timeline = pane->timeline();
+        const int before = timeline->height();
+        savePng(w, QStringLiteral("fin_window_1024x700"));
+        QVERIFY2(before >= 0.45 * w.height(), qPrintable(QStringLiteral("timeline %1 px of %2").arg(before).arg(w.height())));
+
+        // A range selection (what Shift+drag makes) fills the Details dock's Range tab.
+        const NsRange full = w.timeRange()->fullRange();
+        w.timeRange()->setSelection({full.start + full.duration() / 5, full.start + full.duration() / 2});
+        QTest::qWait(600);  // the Range table is filled after a short delay
+        QApplication::processEvents();
+        savePng(w, QStringLiteral("fin_window_1024x700_selection"));
+        QCOMPARE(w.size(), QSize(1024, 700));
+        QCOMPARE(timeline->height(), before);
+    }
+
+    void labelColumnIsResizableAndRemembered() {
+        QSettings().remove(QStringLiteral("timeline/labelWidth"));
+        TimeRangeController time;
+        const int initial = [&] {
+            TimelineView view(nullptr, &time);
+            return view.labelWidth();
+        }();
+        QCOMPARE(initial, TimelinePainter::kLabelWidth);
+        {
+            TimelineView view(nullptr, &time);
+            view.resize(900, 400);
+            view.show();
+            QApplication::processEvents();
+            const QPoint grip(view.labelWidth() - 1, 200);
+            QVERIFY(view.onLabelEdge(grip));
+            sendMouse(&view, QEvent::MouseButtonPress, grip, Qt::LeftButton);
+            sendMouse(&view, QEvent::MouseMove, grip + QPoint(40, 0), Qt::LeftButton);
+            sendMouse(&view, QEvent::MouseMove, grip + QPoint(90, 3), Qt::LeftButton);
+            sendMouse(&view, QEvent::MouseButtonRelease, grip + QPoint(90, 3), Qt::NoButton);
+            QCOMPARE(view.labelWidth(), initial + 90);
+            QCOMPARE(TimelinePainter::dataRect(view.size(), view.labelWidth()).left(), initial + 90);
+            // Clamped: the data area keeps its room, the names a minimum.
+            view.setLabelWidth(5);
+            QCOMPARE(view.labelWidth(), TimelineView::kMinLabelWidth);
+            view.setLabelWidth(initial + 90);
+        }
+        TimelineView again(nullptr, &time);
+        QCOMPARE(again.labelWidth(), initial + 90);
+        QSettings().remove(QStringLiteral("timeline/labelWidth"));
+    }
+
+    void memoryTotalIsALineOnTheMemoryTrack() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        w.resize(1400, 900);
+        QVERIFY2(openIn(w, m_logdir), qPrintable(w.lastError()));
+        TimelineModel *model = qobject_cast<TimelinePaneView *>(w.viewWidget("timeline"))->timeline()->model();
+        int memoryTracks = 0;
+        for (int i = 0; i < int(model->tracks().size()); ++i) {
+            const TimelineTrack &t = model->tracks()[size_t(i)];
+            QVERIFY2(!t.name.contains(QStringLiteral("total"), Qt::CaseInsensitive), qPrintable(t.name));
+            if (!t.name.startsWith(QStringLiteral("GPU memory used"))) continue;
+            ++memoryTracks;
+            const TimelineValueSeries *s = model->valueSeries(i);
+            QVERIFY(s);
+            QVERIFY2(s->limit > 0, "the total rides on the used track");
+            QVERIFY(s->limit >= s->max);
+            QVERIFY(ValueTrackPainter::scale(*s).second >= s->limit);  // the scale reaches the total
+            const QString label = ValueTrackPainter::limitLabel(*s);
+            QVERIFY2(label.startsWith(QStringLiteral("total ")) && label.endsWith(QStringLiteral("GiB")), qPrintable(label));
+        }
+        QCOMPARE(memoryTracks, 2);
+    }
+
+    void findingZoomsToItsSteps() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        w.resize(1400, 900);
+        QVERIFY2(openIn(w, m_logdir), qPrintable(w.lastError()));
+        auto *findings = qobject_cast<FindingsView *>(w.viewWidget("findings"));
+        QVERIFY(findings);
+        QTreeWidgetItem *checkpoint = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(([&] {
+            const auto hits = findings->tree()->findItems(QStringLiteral("Checkpoints stall training"), Qt::MatchRecursive, 1);
+            checkpoint = hits.isEmpty() ? nullptr : hits.first();
+            return checkpoint != nullptr;
+        }()), 60000);
+        // The evidence steps, as the analysis timed them.
+        SessionReader reader(*w.session()->store());
+        const RunRow run = reader.runs().front();
+        const RunAnalysis *a = AnalysisModel::of(w.session())->analysisOrStart(run.id);
+        QVERIFY(a);
+        const Finding *f = nullptr;
+        for (const Finding &x : a->findings)
+            if (x.title == "Checkpoints stall training") f = &x;
+        QVERIFY(f && !f->steps.empty());
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const AnalysisStep &s : a->steps.steps)
+            if (std::find(f->steps.begin(), f->steps.end(), s.step) != f->steps.end()) {
+                lo = std::min(lo, s.start);
+                hi = std::max(hi, s.end);
+            }
+        QVERIFY(lo < hi);
+        findings->activate(checkpoint);
+        const NsRange r = w.timeRange()->range();
+        const int64_t pad = (hi - lo) / 10 + 1;
+        QVERIFY2(r.start >= lo - pad && r.start <= lo && r.end >= hi && r.end <= hi + pad,
+                 qPrintable(QStringLiteral("zoomed to %1..%2, steps span %3..%4").arg(r.start).arg(r.end).arg(lo).arg(hi)));
+        QVERIFY(r.duration() < w.timeRange()->fullRange().duration());
+
+        // Each evidence step is listed under the finding; a click on one zooms to that step alone.
+        QTreeWidgetItem *second = nullptr;
+        for (int i = 0; i < checkpoint->childCount(); ++i)
+            if (checkpoint->child(i)->text(1).startsWith(QStringLiteral("step %1 ").arg(f->steps[1]))) second = checkpoint->child(i);
+        QVERIFY2(second, "the second evidence step is listed");
+        findings->activate(second);
+        const AnalysisStep *s = nullptr;
+        for (const AnalysisStep &x : a->steps.steps)
+            if (x.step == f->steps[1]) s = &x;
+        QVERIFY(s);
+        const NsRange one = w.timeRange()->range();
+        QVERIFY(one.start <= s->start && one.end >= s->end && one.duration() < s->dur() * 6 / 5);
+    }
+};
+
+QTEST_MAIN(TestGuiFinFinish)
+#include "tst_gui_fin_finish.moc"
