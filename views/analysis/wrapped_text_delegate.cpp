@@ -40,6 +40,7 @@ WrappedTextDelegate::WrappedTextDelegate(QTreeView *view) : QStyledItemDelegate(
     view->setTextElideMode(Qt::ElideNone);
     auto relayout = [this] { QTimer::singleShot(0, m_view, [v = m_view] { v->doItemsLayout(); }); };
     connect(view->header(), &QHeaderView::sectionResized, this, relayout);
+    m_viewport = view->viewport();
     view->viewport()->installEventFilter(this);
 }
 
@@ -65,7 +66,7 @@ QSize WrappedTextDelegate::sizeHint(const QStyleOptionViewItem &option, const QM
 }
 
 bool WrappedTextDelegate::eventFilter(QObject *watched, QEvent *event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_viewport && event->type() == QEvent::Resize)
         QTimer::singleShot(0, m_view, [v = m_view] { v->doItemsLayout(); });
     return QStyledItemDelegate::eventFilter(watched, event);
 }

@@ -24,6 +24,9 @@ protected:
 
 private:
     QTreeView *m_view;
+    // Compared by address only: the viewport sends events while the view is being destroyed, when
+    // calling m_view->viewport() would be a call on a half-destroyed object (UBSan, fuzzing).
+    const QObject *m_viewport = nullptr;
 };
 
 } // namespace stepscope
