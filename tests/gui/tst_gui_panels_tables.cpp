@@ -200,6 +200,15 @@ private slots:
                 multiLine = multiLine || tree->visualRect(tree->indexFromItem(*it, 1)).height() > 2 * tree->fontMetrics().height();
         QVERIFY(multiLine);
         savePng(&view, "findings");
+
+        // A narrow Findings dock (1024×700 window): the severity word still fits two levels deep,
+        // and titles get the most room instead of wrapping letter by letter.
+        view.resize(360, 600);
+        QCoreApplication::processEvents();
+        const int severityText = 2 * tree->indentation() + tree->fontMetrics().horizontalAdvance(QStringLiteral("medium"));
+        QVERIFY2(tree->columnWidth(0) >= severityText, qPrintable(QString::number(tree->columnWidth(0))));
+        QVERIFY2(tree->columnWidth(1) > tree->columnWidth(0) && tree->columnWidth(1) > tree->columnWidth(2),
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(tree->columnWidth(0)).arg(tree->columnWidth(1)).arg(tree->columnWidth(2))));
     }
 };
 

@@ -37,6 +37,15 @@ QColor severityColor(const std::string &s) {
 QString q(const std::string &s) { return QString::fromStdString(s); }
 } // namespace
 
+void FindingsView::resizeEvent(QResizeEvent *event) {
+    QWidget::resizeEvent(event);
+    const int w = m_tree->viewport()->width();
+    // Severity sits two levels deep (group, finding): its longest word must still fit.
+    const int severity = 2 * m_tree->indentation() + m_tree->fontMetrics().horizontalAdvance(tr("medium")) + 16;
+    m_tree->header()->resizeSection(0, std::max(severity, std::min(w / 5, 130)));
+    m_tree->header()->resizeSection(2, std::clamp(w / 4, 80, 160));
+}
+
 FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_runBox(new QComboBox(this)), m_bottleneck(new QLabel(this)), m_tree(new QTreeWidget(this)) {

@@ -20,6 +20,11 @@ class AnalysisModel;
 
 class FindingsView : public QWidget {
     Q_OBJECT
+protected:
+    // The Severity and Evidence columns give way on a narrow panel, so titles never wrap letter
+    // by letter (1024×700: "Checkpoi/nt stall/training").
+    void resizeEvent(QResizeEvent *event) override;
+
 public:
     FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
 
