@@ -65,7 +65,9 @@ private slots:
             SessionWriter w(store);
             w.begin();
             const int64_t src = w.addSource("/data/a.json", "test", 1);
-            w.addRun(src, RunInfo{"host-a"});
+            RunInfo run;
+            run.name = "host-a";
+            w.addRun(src, run);
             w.commit();
         }
         AnnotationStore notes(store);

@@ -37,7 +37,7 @@ const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), Q
 std::vector<UtilizationPanel> UtilizationPanels::group(const MetricSeriesModel &model) {
     std::vector<UtilizationPanel> out;
     for (const PanelSpec &spec : specs()) {
-        UtilizationPanel panel{QString::fromLatin1(spec.key), QString::fromLatin1(spec.title), {}, {}};
+        UtilizationPanel panel{QString::fromLatin1(spec.key), QString::fromLatin1(spec.title), {}, {}, {}};
         for (const std::string &name : spec.names)
             for (int i = 0; i < model.count(); ++i) {
                 const MetricSeriesInfo &info = model.series(i).info;
