@@ -82,6 +82,16 @@ QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
     return out;
 }
 
+// null where nothing can be said (no cause to remove, or no steps): never an invented number.
+QJsonValue projectionJson(const std::optional<Projection> &p) {
+    if (!p) return QJsonValue();
+    return QJsonObject{{"category", q(p->category)}, {"step_time_ms", round2(p->stepTimeMs)},
+                       {"current_step_time_ms", round2(p->currentStepTimeMs)},
+                       {"speedup", std::round(p->speedup * 1000.0) / 1000.0},
+                       {"samples_per_s", p->samplesPerSecond ? QJsonValue(round2(*p->samplesPerSecond)) : QJsonValue()},
+                       {"method", q(p->method)}};
+}
+
 QJsonArray findingsJson(const std::vector<Finding> &findings) {
     QJsonArray out;
     for (const Finding &f : findings) {
@@ -89,7 +99,8 @@ QJsonArray findingsJson(const std::vector<Finding> &findings) {
         for (int64_t s : f.steps) steps.append(qint64(s));
         out.append(QJsonObject{{"rule", q(f.rule)}, {"severity", q(f.severity)}, {"title", q(f.title)},
                                {"detail", q(f.detail)}, {"recommendation", q(f.recommendation)}, {"steps", steps},
-                               {"start_ns", qint64(f.startNs)}, {"end_ns", qint64(f.endNs)}});
+                               {"start_ns", qint64(f.startNs)}, {"end_ns", qint64(f.endNs)},
+                               {"projection", projectionJson(f.projection)}});
     }
     return out;
 }
@@ -129,7 +140,8 @@ std::string ReportFormatter::json(const Report &report) {
                             {"compute_coverage_pct", a.gpuTraced ? QJsonValue(round2(a.computeCoveragePct)) : QJsonValue()},
                             {"breakdown_pct", pct},
                             {"bottleneck", q(a.bottleneck)}, {"bottleneck_detail", q(a.bottleneckDetail)},
-                            {"bottleneck_evidence", q(a.bottleneckEvidence)}};
+                            {"bottleneck_evidence", q(a.bottleneckEvidence)},
+                            {"projection", projectionJson(a.projection)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {

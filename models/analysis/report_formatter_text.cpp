@@ -2,6 +2,8 @@
 // reports). The JSON contract lives in report_formatter.cpp.
 
 #include "models/analysis/report_formatter.h"
+
+#include "models/analysis/projection_rules.h"
 #include "models/store/printable_text.h"
 
 #include <string_view>
@@ -96,6 +98,10 @@ std::string ReportFormatter::text(const Report &report) {
         if (a.gpuTraced) out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
         else out << "  GPU busy: n/a, " << a.gpuNote() << "\n";
         out << "  bottleneck: " << shown(bottleneckLine(a)) << "\n    " << shown(a.bottleneckEvidence) << "\n";
+        if (const auto ranked = rankedProjections(a); !ranked.empty()) {
+            out << "  what fixing it is worth (projected mean step, biggest gain first):\n";
+            for (const Projection *p : ranked) out << "    " << shown(describeProjection(*p)) << "  [" << p->method << "]\n";
+        }
         out << "  breakdown (% of step time, mean ms per step):\n";
         const double n = double(r.steps.size());
         for (int c = 0; c < kCategoryCount; ++c) {
@@ -147,6 +153,7 @@ std::string ReportFormatter::text(const Report &report) {
             out << "    [" << f.severity << "] " << shown(f.title) << " (" << f.rule << ")\n      " << shown(f.detail) << "\n";
             if (!f.recommendation.empty()) out << "      -> " << shown(f.recommendation) << "\n";
             if (!f.steps.empty()) out << "      steps: " << stepList(f.steps) << "\n";
+            if (f.projection) out << "      worth: " << shown(describeProjection(*f.projection)) << "\n";
         }
     }
     return out.str();
@@ -170,6 +177,8 @@ std::string ReportFormatter::markdown(const Report &report) {
         else out << "- GPU busy: n/a, " << md(a.gpuNote()) << "\n";
         if (r.batchSize) out << "- batch size: " << batchSizeText(r) << "\n";
         if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
+        for (const Projection *p : rankedProjections(a))
+            out << "- if fixed: " << md(describeProjection(*p)) << " (" << p->method << ")\n";
         out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
         out << "| | " << fmt("%.2f", r.stepTime.meanMs) << " | " << fmt("%.2f", r.stepTime.medianMs) << " | "
             << fmt("%.2f", r.stepTime.p95Ms) << " | " << fmt("%.2f", r.stepTime.minMs) << " | " << fmt("%.2f", r.stepTime.maxMs)
@@ -195,6 +204,7 @@ std::string ReportFormatter::markdown(const Report &report) {
             out << "- **[" << f.severity << "] " << md(f.title) << "** (`" << f.rule << "`): " << md(f.detail);
             if (!f.recommendation.empty()) out << " *Recommendation:* " << md(f.recommendation);
             if (!f.steps.empty()) out << " Steps: " << stepList(f.steps) << ".";
+            if (f.projection) out << " *Worth:* " << md(describeProjection(*f.projection)) << ".";
             out << "\n";
         }
     }

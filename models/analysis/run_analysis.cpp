@@ -5,6 +5,7 @@
 #include "models/analysis/finding_rules.h"
 #include "models/analysis/metric_data.h"
 #include "models/analysis/metric_rules.h"
+#include "models/analysis/projection_rules.h"
 #include "models/analysis/trace_data.h"
 
 namespace stepscope {
@@ -84,6 +85,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);
     MetricRules::evaluate(ra, metrics);
+    ProjectionRules::evaluate(ra, trace, types);
     return ra;
 }
 

@@ -3,7 +3,7 @@
 // trace (TraceLoader) and its metrics, moves the steps onto device time (StepTimeline), computes the
 // step-time breakdown (StepBreakdownAnalyzer, stepscope preset plus an optional TF/PyTorch preset),
 // GPU busy %, idle gaps (GpuGapAnalyzer), op statistics (OpStatsAnalyzer), the bottleneck
-// (BottleneckRules) and the findings (FindingRules, MetricRules); without a given batch size it
+// (BottleneckRules), the findings (FindingRules, MetricRules) and what fixing each is worth (ProjectionRules); without a given batch size it
 // detects one from recorded input shapes (BatchSizeDetector). ReportBuilder and the views call it.
 
 #include "models/analysis/category.h"
@@ -21,12 +21,23 @@
 
 namespace stepscope {
 
+// What removing one cause is worth (ProjectionRules, StepProjector): the mean step time without it.
+struct Projection {
+    std::string category;  // the cause: a category name ("input", "input+h2d", ...) or "outlier_steps"
+    double currentStepTimeMs = 0, stepTimeMs = 0;  // mean step time now, and projected
+    double speedup = 1;                            // current / projected
+    std::optional<double> currentSamplesPerSecond, samplesPerSecond;  // with a known batch size
+    std::string method;              // replay, exposed or outlier_steps_at_median (step_projection.h)
+    std::vector<int64_t> perStepNs;  // projected duration of each step of RunAnalysis::steps
+};
+
 struct Finding {
     std::string rule;      // e.g. tf_input_bound, pt_dataloader, sm_low_gpu_utilization, outlier_steps
     std::string severity;  // high, medium, low, info
     std::string title, detail, recommendation;
     std::vector<int64_t> steps;  // evidence: step numbers
     int64_t startNs = 0, endNs = 0;  // evidence: time range (absolute ns); 0/0 when none
+    std::optional<Projection> projection = std::nullopt;  // what fixing it is worth, where it can be said
 };
 
 struct OutlierStep {
@@ -64,6 +75,7 @@ struct RunAnalysis {
     std::vector<OpStat> ops;
     std::vector<OutlierStep> outliers;
     std::vector<Finding> findings;
+    std::optional<Projection> projection;  // for the bottleneck (none when the GPU's compute is the limit)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.
