@@ -63,11 +63,21 @@ private slots:
         const QString tip = view.stepSummary(10);
         QVERIFY2(tip.contains("checkpoint") && tip.contains("outlier"), qPrintable(tip));
         QVERIFY(view.stepSummary(10.5).isEmpty());
-        // The stacked bars sum to the step time.
+        // The stacked bars sum to the step time; the outline beside them is the step with the
+        // checkpoint fixed (the bottleneck's projection), named in the legend.
         double sum = 0;
+        QCPBars *outline = nullptr;
         for (int i = 0; i < view.plot()->plottableCount(); ++i)
-            if (auto *bars = qobject_cast<QCPBars *>(view.plot()->plottable(i))) sum += bars->data()->at(9)->value;
+            if (auto *bars = qobject_cast<QCPBars *>(view.plot()->plottable(i))) {
+                if (bars->brush().style() == Qt::NoBrush) outline = bars;
+                else sum += bars->data()->at(9)->value;
+            }
         QCOMPARE(qRound64(sum * 1e6), a->steps.steps[9].dur());
+        QVERIFY(outline && a->projection);
+        QCOMPARE(outline->name(), QString("if checkpoint fixed"));
+        QVERIFY(view.plot()->legend->hasItemWithPlottable(outline));
+        QCOMPARE(qRound64(outline->data()->at(9)->value * 1e6), a->projection->perStepNs[9]);
+        QVERIFY(a->projection->perStepNs[9] < a->steps.steps[9].dur() / 2);  // step 10 checkpoints
         save(&view, "steps");
         // Clicking a bar zooms to that step.
         view.plot()->replot();
@@ -173,8 +183,12 @@ private slots:
         QTreeWidgetItem *findings = view.tree()->topLevelItem(0);
         QTreeWidgetItem *checkpoint = nullptr;
         for (int i = 0; i < findings->childCount(); ++i)
-            if (findings->child(i)->text(1) == "Checkpoints stall training") checkpoint = findings->child(i);
+            if (findings->child(i)->text(1).startsWith("Checkpoints stall training")) checkpoint = findings->child(i);
         QVERIFY(checkpoint);
+        // It says what fixing it is worth, and the findings lead with the biggest projected gain.
+        QVERIFY2(checkpoint->text(1).contains(" — fixed: ") && checkpoint->text(1).contains("×"), qPrintable(checkpoint->text(1)));
+        QVERIFY2(findings->child(0)->text(1).contains(" — fixed: "), qPrintable(findings->child(0)->text(1)));
+        QVERIFY(view.bottleneckText().contains("Biggest gain"));
         QCOMPARE(checkpoint->text(0), QString("high"));
         QCOMPARE(checkpoint->text(2), QString("steps 10, 20"));
         view.tree()->expandAll();

@@ -1,5 +1,7 @@
 #include "views/analysis/findings_view.h"
 
+#include "models/analysis/projection_rules.h"
+
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/category_colors.h"
 #include "views/analysis/wrapped_text_delegate.h"
@@ -96,6 +98,8 @@ FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWi
     reloadRuns();
 }
 
+QString FindingsView::bottleneckText() const { return m_bottleneck->text(); }
+
 void FindingsView::activate(QTreeWidgetItem *item) {
     if (!item) return;
     const qint64 start = item->data(0, RangeStartRole).toLongLong(), end = item->data(0, RangeEndRole).toLongLong();
@@ -129,10 +133,19 @@ void FindingsView::reload() {
         line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;
     if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail).toHtmlEscaped());
     line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence).toHtmlEscaped());
+    // Lead with what fixing it is worth: the biggest projected gain first.
+    if (const auto ranked = rankedProjections(*a); !ranked.empty())
+        line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
     m_bottleneck->setText(line);
 
-    auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1)").arg(a->findings.size())});
-    for (const Finding &f : a->findings) {
+    auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1), biggest projected gain first").arg(a->findings.size())});
+    std::vector<const Finding *> ordered;
+    for (const Finding &f : a->findings) ordered.push_back(&f);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Finding *x, const Finding *y) {
+        return (x->projection ? x->projection->speedup : 0.0) > (y->projection ? y->projection->speedup : 0.0);
+    });
+    for (const Finding *fp : ordered) {
+        const Finding &f = *fp;
         QString evidence;
         if (!f.steps.empty()) {
             QStringList steps;
@@ -149,7 +162,10 @@ void FindingsView::reload() {
                 if (wanted.count(s.step)) lo = std::min(lo, s.start), hi = std::max(hi, s.end);
             if (lo < hi) start = lo, end = hi;
         }
-        auto *item = new QTreeWidgetItem(findings, {q(f.severity), q(f.title), evidence});
+        QString title = q(f.title);
+        if (f.projection) title += tr(" — fixed: %1 → %2 ms, %3×").arg(f.projection->currentStepTimeMs, 0, 'f', 1)
+                                       .arg(f.projection->stepTimeMs, 0, 'f', 1).arg(f.projection->speedup, 0, 'f', 2);
+        auto *item = new QTreeWidgetItem(findings, {q(f.severity), title, evidence});
         item->setForeground(0, severityColor(f.severity));
         item->setData(0, RangeStartRole, qint64(start));
         item->setData(0, RangeEndRole, qint64(end));
@@ -157,6 +173,8 @@ void FindingsView::reload() {
                                                                                  q(f.recommendation).toHtmlEscaped()));
         new QTreeWidgetItem(item, {QString(), q(f.detail)});
         if (!f.recommendation.empty()) new QTreeWidgetItem(item, {tr("do"), q(f.recommendation)});
+        if (f.projection)
+            new QTreeWidgetItem(item, {tr("worth"), tr("%1 (method: %2)").arg(q(describeProjection(*f.projection)), q(f.projection->method))});
         for (int i = 0; i < item->childCount(); ++i) {
             item->child(i)->setData(0, RangeStartRole, qint64(start));
             item->child(i)->setData(0, RangeEndRole, qint64(end));

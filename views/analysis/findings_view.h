@@ -29,6 +29,7 @@ public:
     FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
 
     QTreeWidget *tree() const { return m_tree; }
+    QString bottleneckText() const;  // the line over the findings (bottleneck, biggest gain)
     // Zooms to the evidence of a tree item (what a click does).
     void activate(QTreeWidgetItem *item);
 

@@ -53,6 +53,12 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
         below = bars;
         m_bars.push_back(bars);
     }
+    // What the steps would take with the bottleneck fixed (RunAnalysis::projection): an outline over
+    // each bar, so the gain per step is read off the same axis.
+    m_projected = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_projected->setWidth(0.8);
+    m_projected->setBrush(Qt::NoBrush);
+    m_projected->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5, Qt::DashLine));
     m_inRange = m_plot->addGraph();
     m_inRange->setName(tr("in view"));
     m_inRange->setLineStyle(QCPGraph::lsNone);
@@ -143,7 +149,7 @@ void StepTimeView::reload() {
     m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     QVector<double> keys;
     std::vector<QVector<double>> values(kCategoryCount);
-    QVector<double> outKeys, outValues;
+    QVector<double> outKeys, outValues, projected;
     double maxMs = 1;
     if (m_current) {
         for (size_t k = 0; k < m_current->steps.steps.size(); ++k) {
@@ -152,6 +158,8 @@ void StepTimeView::reload() {
             for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
             maxMs = std::max(maxMs, double(s.dur()) / 1e6);
         }
+        if (const auto &p = m_current->projection; p && p->perStepNs.size() == m_current->steps.steps.size())
+            for (int64_t ns : p->perStepNs) projected.push_back(double(ns) / 1e6);
         for (const OutlierStep &o : m_current->outliers) {
             outKeys.push_back(double(o.step));
             outValues.push_back(double(o.durNs) / 1e6 + maxMs * 0.04);
@@ -161,6 +169,12 @@ void StepTimeView::reload() {
         // A CPU-only trace has no GPU to be busy: no "GPU busy 0.0 %".
         if (const auto busy = m_current->gpuBusy()) line += tr(" · GPU busy %1 %").arg(*busy, 0, 'f', 1);
         if (m_current->samplesPerSecond) line += tr(" · %1 samples/s").arg(*m_current->samplesPerSecond, 0, 'f', 1);
+        if (const auto &p = m_current->projection)
+            line += tr(" · %1 fixed: %2 → %3 ms per step, %4×")
+                        .arg(QString::fromStdString(p->category).toHtmlEscaped())
+                        .arg(p->currentStepTimeMs, 0, 'f', 1)
+                        .arg(p->stepTimeMs, 0, 'f', 1)
+                        .arg(p->speedup, 0, 'f', 2);
         if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");
         m_summary->setText(line);
     } else {
@@ -174,6 +188,14 @@ void StepTimeView::reload() {
         for (double v : values[size_t(c)]) any = any || v > 0;
         if (any) m_bars[size_t(c)]->addToLegend();
         else m_bars[size_t(c)]->removeFromLegend();
+    }
+    if (projected.isEmpty()) {
+        m_projected->data()->clear();
+        m_projected->removeFromLegend();
+    } else {
+        m_projected->setData(keys, projected);
+        m_projected->setName(tr("if %1 fixed").arg(QString::fromStdString(m_current->projection->category)));
+        m_projected->addToLegend();
     }
     m_outliers->setData(outKeys, outValues);
     if (outKeys.isEmpty()) m_outliers->removeFromLegend();

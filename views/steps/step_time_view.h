@@ -48,6 +48,7 @@ private:
     QLabel *m_summary;
     QCustomPlot *m_plot;
     std::vector<QCPBars *> m_bars;  // per category, stacked
+    QCPBars *m_projected = nullptr;  // outline: each step with the bottleneck fixed
     QCPGraph *m_outliers = nullptr;
     QCPGraph *m_inRange = nullptr;
     const RunAnalysis *m_current = nullptr;
