@@ -162,7 +162,7 @@ private slots:
         QVERIFY(findings);
         QTreeWidgetItem *checkpoint = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT(([&] {
-            const auto hits = findings->tree()->findItems(QStringLiteral("Checkpoints stall training"), Qt::MatchRecursive, 1);
+            const auto hits = findings->tree()->findItems(QStringLiteral("Checkpoints stall training"), Qt::MatchStartsWith | Qt::MatchRecursive, 1);
             checkpoint = hits.isEmpty() ? nullptr : hits.first();
             return checkpoint != nullptr;
         }()), 60000);
