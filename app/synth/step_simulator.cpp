@@ -143,6 +143,19 @@ void StepSimulator::memcpy(Lane &l, std::string_view name, int64_t startNs, int6
         recorder_->addCopy(l.device, startNs, startNs + durNs);
 }
 
+void StepSimulator::memoryEvent(Lane &l, int64_t bytes) {
+    l.allocated += bytes;
+    w_.begin('i', "cpu_instant_event", "[memory]", kPid, l.tid, l.cpu)
+        .field("s", "t")
+        .arg("Device Type", 1)
+        .arg("Device Id", l.device)
+        .arg("Addr", 0x7f0000000000LL + (l.allocated & 0xffffffffLL))
+        .arg("Bytes", bytes)
+        .arg("Total Allocated", l.allocated)
+        .arg("Total Reserved", kReservedBytes)
+        .end();
+}
+
 void StepSimulator::runStep(int64_t stepNumber) {
     const StepShape shape = shaper_.shapeFor(stepNumber);
     nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
@@ -154,6 +167,8 @@ void StepSimulator::runStep(int64_t stepNumber) {
 
 void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &shape) {
     const std::string stepName = "ProfilerStep#" + std::to_string(stepNumber);
+    if (setup_.profileMemory && l.allocated == 0)
+        memoryEvent(l, kStaticBytes);  // the model and its optimizer, before the first step
     const Scope step = open(l, "user_annotation", stepName, us(l, 4, 9));
     dataLoader(l, shape);
     copyToDevice(l, shape.batchBytes, shape.pageableMBps);
@@ -161,9 +176,17 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     const Scope zero = open(l, "user_annotation", "Optimizer.zero_grad#SGD.zero_grad", us(l, 15, 30));
     close(l, zero, us(l, 4, 9));
 
-    int backwardOps = 0;
-    for (const auto &p : program_.ops())
+    int backwardOps = 0, forwardOps = 0;
+    for (const auto &p : program_.ops()) {
         backwardOps += p.phase == Phase::Backward;
+        forwardOps += p.phase == Phase::Forward;
+    }
+    // Activations: equal parts per forward op, freed in equal parts by the backward ops (the last
+    // backward op frees what rounding left).
+    const int64_t actPart = forwardOps > 0 ? kActivationBytes / forwardOps : 0;
+    const int64_t freePart = backwardOps > 0 ? actPart * forwardOps / backwardOps : 0;
+    int64_t activations = 0;
+    int backwardDone = 0;
     const int bucketEvery = std::max(1, backwardOps / shape.buckets);
     const int64_t bucketNs = shape.collectiveNs / shape.buckets;
     const int64_t bucketElems = 25LL * 1024 * 1024 / 4; // DDP's 25 MB buckets of float32
@@ -186,6 +209,14 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
             inOptimizer = true;
         }
         op(l, *p.op, shape);
+        if (setup_.profileMemory && p.phase == Phase::Forward && actPart > 0) {
+            memoryEvent(l, actPart);
+            activations += actPart;
+        } else if (setup_.profileMemory && p.phase == Phase::Backward && activations > 0) {
+            const int64_t part = ++backwardDone == backwardOps ? activations : std::min(freePart, activations);
+            memoryEvent(l, -part);
+            activations -= part;
+        }
         if (p.phase == Phase::Backward && shape.collective && !shape.collectiveExposed &&
             ++backwardSeen % bucketEvery == 0 && bucketsLaunched < shape.buckets) {
             allReduceBucket(l, static_cast<int64_t>(static_cast<double>(bucketNs) * l.rng.jitter(0.08)), bucketElems);

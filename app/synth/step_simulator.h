@@ -31,6 +31,7 @@ struct SimulationSetup {
     int gpus = 1;
     int kernelsPerStep = 0;  // 0 = the bottleneck's default
     int checkpointEvery = 0; // 0 = every 10th step for the checkpoint bottleneck, never otherwise
+    bool profileMemory = false; // allocator [memory] instants (see kStaticBytes)
 };
 
 class StepSimulator {
@@ -38,6 +39,12 @@ public:
     static constexpr int64_t kPid = 4242;
     static constexpr int kComputeStream = 7;
     static constexpr int kNcclStream = 13;
+    // With profileMemory, per GPU: parameters, gradients and optimizer state allocated once before the
+    // first step; activations allocated in equal parts by the forward ops of each step and freed by
+    // its backward ops; the caching allocator reserves kReservedBytes throughout.
+    static constexpr int64_t kStaticBytes = int64_t(3) << 30;        // 3 GiB
+    static constexpr int64_t kActivationBytes = int64_t(6) << 30;    // 6 GiB per step
+    static constexpr int64_t kReservedBytes = int64_t(10) << 30;     // 10 GiB
 
     StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder);
 
@@ -57,6 +64,7 @@ private:
         int64_t stream; // compute stream: end of the last queued work
         int64_t nccl;   // NCCL stream
         DeterministicRandom rng;
+        int64_t allocated = 0;  // profileMemory: the allocator's total on this GPU
     };
     struct Scope {
         std::string_view cat, name;
@@ -84,6 +92,8 @@ private:
     void memcpy(Lane &l, std::string_view name, int64_t startNs, int64_t durNs, int64_t bytes, int64_t corr,
                 int64_t ext);
     void flowEnd(Lane &l, int stream, int64_t ts, int64_t corr);
+    // A "[memory]" instant at the lane's clock: bytes allocated (> 0) or freed (< 0) on its GPU.
+    void memoryEvent(Lane &l, int64_t bytes);
 
     SimulationSetup setup_;
     ChromeTraceWriter &w_;

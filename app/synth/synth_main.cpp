@@ -33,6 +33,8 @@ constexpr const char *kUsage =
     "  --gzip-level L         0..9 (default 6; 1 is much faster for huge outputs)\n"
     "  --checkpoint-every K   save a checkpoint every K-th step (default: 10 for checkpoint, else never)\n"
     "  --first-step N         number of the first ProfilerStep#N (default 1)\n"
+    "  --profile-memory       allocator [memory] events (profile_memory=True): 3 GiB static, 6 GiB of\n"
+    "                         activations per step, 10 GiB reserved, on each 80 GB GPU\n"
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
     "  --trace-name REL       trace path under DIR (default <bottleneck>.pt.trace.json.gz)\n"
     "  --metrics-name REL     nvidia-smi CSV path under DIR (default nvidia-smi.csv; empty: none)\n"
@@ -64,6 +66,10 @@ int main(int argc, char **argv) {
         if (flag == "--help" || flag == "-h") {
             std::fputs(kUsage, stdout);
             return 0;
+        }
+        if (flag == "--profile-memory") {
+            opt.profileMemory = true;
+            continue;
         }
         if (i + 1 >= argc)
             return usageError("missing value or unknown flag: " + std::string(flag));

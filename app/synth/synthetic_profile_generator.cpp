@@ -24,7 +24,7 @@ constexpr int kMaxKernelsPerStep = 1'000'000;
 constexpr int64_t kPreferredMaxSteps = 1000; // beyond this a target grows the steps instead
 
 SimulationSetup setupFor(const SyntheticProfileOptions &o) {
-    return {o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery};
+    return {o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory};
 }
 
 // Events one (non-checkpoint) step adds, and the fixed events around the steps, for a given size.
@@ -71,7 +71,7 @@ std::string traceHead(const SyntheticProfileOptions &o) {
              std::to_string(world) + ",\"ranks\":[" + ranks + "]}],\"nccl_version\":\"2.21.5\"},\n";
     }
     const bool withStack = o.bottleneck == Bottleneck::Preprocessing;
-    h += "\"record_shapes\":0,\"profile_memory\":0,\"with_stack\":" + std::string(withStack ? "1" : "0") +
+    h += "\"record_shapes\":0,\"profile_memory\":" + std::string(o.profileMemory ? "1" : "0") + ",\"with_stack\":" + std::string(withStack ? "1" : "0") +
          ",\"with_flops\":0,\"with_modules\":0,\"cupti_version\":24,\"cuda_runtime_version\":12040,"
          "\"cuda_driver_version\":12040,\n\"trace_id\":\"" +
          hex64(DeterministicRandom::mix(o.seed, 1)) + hex64(DeterministicRandom::mix(o.seed, 2)) + "\",\n";

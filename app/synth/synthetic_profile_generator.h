@@ -27,6 +27,10 @@ struct SyntheticProfileOptions {
     int64_t epochStartNs = UtcCalendar::epochNs(2026, 1, 15, 10, 0, 0); // baseTimeNanoseconds
     int firstStep = 1;
     int checkpointEvery = 0; // 0 = every 10th step for bottleneck checkpoint, else never
+    // PyTorch's profile_memory=True: allocator "[memory]" instants with known sizes - kStaticBytes
+    // allocated before the first step, kActivationBytes allocated over the forward pass of each
+    // step and freed over its backward pass (step_simulator.h).
+    bool profileMemory = false;
 };
 
 struct SyntheticProfileStats {

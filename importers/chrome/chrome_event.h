@@ -37,6 +37,11 @@ struct ChromeEvent {
     std::optional<int64_t> device;
     std::optional<int64_t> stream;
     std::optional<int64_t> bytes;
+    // PyTorch allocator "[memory]" instants: the device and the allocator's totals after the event.
+    std::optional<int64_t> memDeviceType;       // args "Device Type": 0 CPU, 1 CUDA
+    std::optional<int64_t> memDeviceId;         // args "Device Id" (-1 for the CPU)
+    std::optional<int64_t> totalAllocated;      // args "Total Allocated" (bytes)
+    std::optional<int64_t> totalReserved;       // args "Total Reserved" (bytes)
     std::optional<int64_t> sortIndex;           // args.sort_index (M)
     std::optional<int64_t> startTimeSinceEpochUs; // SageMaker timelines (M process_name)
     std::string_view argName;    // args.name (M)
@@ -48,6 +53,7 @@ struct ChromeEvent {
 struct ChromeDeviceProperty {
     int64_t id = 0;
     std::string name;
+    std::optional<int64_t> totalGlobalMem;  // bytes
 };
 
 struct ChromeTraceHeader {

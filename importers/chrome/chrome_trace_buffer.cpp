@@ -265,6 +265,32 @@ void ChromeTraceBuffer::addInstant(const ChromeEvent &e) {
         track = trackFor(TrackOrigin::Thread, e.pid, e.tid);
     addSlice(track, e, *e.tsNs, 0, 0);
     seeTime(*e.tsNs, *e.tsNs);
+    if (e.name == "[memory]")
+        addMemorySample(e);
+}
+
+void ChromeTraceBuffer::addMemorySample(const ChromeEvent &e) {
+    // Device Type 1 is CUDA (ROCm's HIP devices too), 0 the CPU; other allocators are not tracked.
+    const int64_t type = e.memDeviceType.value_or(-1);
+    if (type != 0 && type != 1)
+        return;
+    if (!e.totalAllocated || *e.totalAllocated < 0) {
+        problem("[memory] events without a valid Total Allocated: kept as instants, not as memory samples", e.offset);
+        return;
+    }
+    MemorySample m;
+    m.t = *e.tsNs;
+    m.allocated = *e.totalAllocated;
+    m.reserved = e.totalReserved && *e.totalReserved >= 0 ? *e.totalReserved : -1;
+    if (type == 1) {
+        const int64_t id = e.memDeviceId.value_or(-1);
+        if (id < 0 || id > 65535) {
+            problem("[memory] events of a CUDA device with no valid Device Id skipped", e.offset);
+            return;
+        }
+        m.device = int32_t(id);
+    }
+    m_memorySamples.push_back(m);
 }
 
 void ChromeTraceBuffer::addCounter(const ChromeEvent &e) {

@@ -73,6 +73,15 @@ struct CounterSample {
     uint32_t track = 0;
 };
 
+// One PyTorch allocator "[memory]" instant: the allocator's totals on one device after the event.
+struct MemorySample {  // 32 bytes
+    int64_t t = 0;
+    int64_t allocated = 0;
+    int64_t reserved = -1;  // -1: not given
+    int32_t device = -1;    // GPU index; -1 for the CPU allocator
+    int32_t pad = 0;
+};
+
 struct CounterTrack {
     std::string pid;
     std::string name;
@@ -109,6 +118,7 @@ public:
     ChunkedArray<FlowEndpoint> &flows() { return m_flows; }
     const std::vector<CounterSample> &counterSamples() const { return m_counterSamples; }
     const std::vector<CounterTrack> &counterTracks() const { return m_counterTracks; }
+    const std::vector<MemorySample> &memorySamples() const { return m_memorySamples; }
     const std::unordered_map<std::string, ProcessMeta> &processes() const { return m_processes; }
     const std::unordered_map<std::string, ThreadMeta> &threads() const { return m_threads; }
     const std::unordered_map<uint32_t, int64_t> &stepNames() const { return m_stepNames; }
@@ -132,6 +142,7 @@ private:
     void addEnd(const ChromeEvent &e, uint32_t track);
     void addInstant(const ChromeEvent &e);
     void addCounter(const ChromeEvent &e);
+    void addMemorySample(const ChromeEvent &e);
     void addMetadata(const ChromeEvent &e);
     void addFlowV1(const ChromeEvent &e);
     void addFlowV2(const ChromeEvent &e, uint32_t slice);
@@ -150,6 +161,7 @@ private:
     std::vector<CounterSample> m_counterSamples;
     std::vector<CounterTrack> m_counterTracks;
     std::unordered_map<std::string, uint32_t> m_counterIndex;
+    std::vector<MemorySample> m_memorySamples;
     std::unordered_map<std::string, ProcessMeta> m_processes;
     std::unordered_map<std::string, ThreadMeta> m_threads;
     std::unordered_map<uint32_t, int64_t> m_stepNames;  // name id → N of "ProfilerStep#N"

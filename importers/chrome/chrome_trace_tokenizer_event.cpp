@@ -150,12 +150,22 @@ void ChromeTraceTokenizer::extractArgs(ChromeEvent &ev) {
             else if (is(key, "stream")) ev.stream = asInt();
             else if (is(key, "labels")) ev.argLabels = json::scalarText(raw, m_scratch);
             break;
+        case 9:
+            if (is(key, "Device Id")) ev.memDeviceId = asInt();
+            break;
         case 10:
             if (is(key, "sort_index")) ev.sortIndex = asInt();
             break;
         case 11:
             if (is(key, "correlation")) ev.correlation = asInt();
             else if (is(key, "External id") || is(key, "external id")) ev.externalId = asInt();
+            else if (is(key, "Device Type")) ev.memDeviceType = asInt();
+            break;
+        case 14:
+            if (is(key, "Total Reserved")) ev.totalReserved = asInt();
+            break;
+        case 15:
+            if (is(key, "Total Allocated")) ev.totalAllocated = asInt();
             break;
         case 32:
             if (is(key, "start_time_since_epoch_in_micros")) ev.startTimeSinceEpochUs = asInt();
@@ -213,6 +223,8 @@ void ChromeTraceTokenizer::captureHeader(std::string_view key, std::string_view 
                     }
                 } else if (k == "name") {
                     dev.name = std::string(json::scalarText(v, s3));
+                } else if (k == "totalGlobalMem") {
+                    dev.totalGlobalMem = json::parseInteger(json::scalarText(v, s3));
                 }
                 return true;
             });

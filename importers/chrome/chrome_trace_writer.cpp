@@ -64,10 +64,11 @@ bool ChromeTraceWriter::poll() {
 
 bool ChromeTraceWriter::write() {
     // Work units: nesting (and flow binding) one per slice, writing three per slice (the inserts
-    // dominate), one per flow endpoint, counter sample and (for steps) slice.
+    // dominate), one per flow endpoint, counter sample, memory sample and (for steps) slice.
     const int64_t n = int64_t(m_buf.slices().size());
     m_unitsTotal = std::max<int64_t>(1, 5 * n + 2 * int64_t(m_buf.flows().size()) +
-                                            int64_t(m_buf.counterSamples().size()));
+                                            int64_t(m_buf.counterSamples().size()) +
+                                            int64_t(m_buf.memorySamples().size()));
     if (!poll())
         return false;
     decideTimeBase();
@@ -79,7 +80,7 @@ bool ChromeTraceWriter::write() {
     m_trackInfos.clear();
     if (!nestTracks() || !writeRows())
         return false;
-    if (!writeCounters() || !writeSteps())
+    if (!writeCounters() || !writeMemory() || !writeSteps())
         return false;
     logProblems();
     return poll();

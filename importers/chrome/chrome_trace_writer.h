@@ -3,8 +3,8 @@
 // time base (Kineto baseTimeNanoseconds, SageMaker start time, absolute epoch µs, or none),
 // classifies tracks (host thread / GPU stream with its device from process labels or names, or
 // other), nests each track with SliceNester (overflow rows counted, never dropped), binds flow
-// endpoints to slices, then writes slices, flows, counters and ProfilerStep#N steps through the
-// SessionWriter, plus one import_log line per kind of problem. Slices are written in arrival order
+// endpoints to slices, then writes slices, flows, counters, allocator memory series and ProfilerStep#N
+// steps through the SessionWriter, plus one import_log line per kind of problem. Slices are written in arrival order
 // so args read back from ArgsSpill sequentially; their ids are predicted (SQLite hands out
 // max(rowid)+1) so parents and flows can refer to slices written later.
 // Slice and flow rows are built on a producer thread (args read back, flows sorted and paired)
@@ -41,6 +41,7 @@ public:
     void setProgress(std::function<void(double fraction)> fn) { m_progress = std::move(fn); }
     int64_t slicesWritten() const { return m_slicesWritten; }
     int64_t countersWritten() const { return m_countersWritten; }
+    int64_t memorySamplesWritten() const { return m_memoryWritten; }
     int64_t flowsWritten() const { return m_flowsWritten; }
     int64_t stepsWritten() const { return m_stepsWritten; }
 
@@ -76,6 +77,7 @@ private:
     bool produceSliceRows(const EmitRows &emit, PendingRows &batch);
     bool produceFlowRows(const EmitRows &emit, PendingRows &batch, const std::function<bool()> &keepGoing);
     bool writeCounters();
+    bool writeMemory();  // allocator [memory] instants -> metric series (chrome_trace_writer_memory.cpp)
     bool writeSteps();
     void logProblems();
     // Counts `units` of work done; every kPollUnits units checks the clock (progress) and the cancel
@@ -124,6 +126,7 @@ private:
     int64_t m_firstFlowId = 0;
     int64_t m_slicesWritten = 0;
     int64_t m_countersWritten = 0;
+    int64_t m_memoryWritten = 0;
     int64_t m_flowsWritten = 0;
     int64_t m_stepsWritten = 0;
     int64_t m_unboundEndpoints = 0;    // written by the producer thread until it is joined

@@ -96,6 +96,9 @@ bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &i
         p.argsLength = m_args.size() - p.argsOffset;
     }
     noteStep(kind, p, facts, name);
+    if (kind == XLineKind::HostThread && facts.bytesAllocated && *facts.bytesAllocated >= 0 && facts.allocatorGpu &&
+        (name == "MemoryAllocation" || name == "MemoryDeallocation"))
+        m_links.memory.push_back({p.start, *facts.bytesAllocated, *facts.allocatorGpu});
     m_pending.push_back(p);
     return true;
 }

@@ -28,6 +28,12 @@ struct XPlaneLinks {
     };
     std::unordered_map<int64_t, Launch> hostByCorrelation;  // the shortest host slice per id
     std::vector<std::pair<int64_t, int64_t>> device;        // (correlation, device slice id)
+    struct MemoryPoint {  // a GPU allocator's total after a MemoryAllocation / MemoryDeallocation
+        int64_t t = 0;    // run-relative ns
+        int64_t allocated = 0;
+        int device = 0;
+    };
+    std::vector<MemoryPoint> memory;
 };
 
 // What a line is, which decides categories, step markers and flow ends.

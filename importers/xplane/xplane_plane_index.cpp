@@ -14,6 +14,8 @@ StatRole roleOf(std::string_view name) {
     if (name == "group_id") return StatRole::GroupId;
     if (name == "_r") return StatRole::StepRoot;
     if (name == "memcpy_details") return StatRole::MemcpyDetails;
+    if (name == "bytes_allocated") return StatRole::BytesAllocated;
+    if (name == "allocator_name") return StatRole::AllocatorName;
     return StatRole::None;
 }
 
@@ -114,6 +116,18 @@ std::optional<int64_t> XPlaneIndex::integerOf(const xplane_wire::XStat &stat) {
     }
 }
 
+std::optional<int> XPlaneIndex::allocatorGpu(const xplane_wire::XStat &stat) const {
+    const std::string_view name = stat.value_case() == xplane_wire::XStat::kStrValue   ? std::string_view(stat.str_value())
+                                  : stat.value_case() == xplane_wire::XStat::kRefValue ? statName(int64_t(stat.ref_value()))
+                                                                                       : std::string_view();
+    // TensorFlow's BFC allocators are "GPU_<N>_bfc"; "gpu_host_bfc" and "cpu" are host memory.
+    if (!name.starts_with("GPU_")) return std::nullopt;
+    int n = 0;
+    const auto res = std::from_chars(name.data() + 4, name.data() + name.size(), n);
+    if (res.ec != std::errc() || res.ptr == name.data() + 4 || n < 0 || n > 65535) return std::nullopt;
+    return n;
+}
+
 void XPlaneIndex::appendStat(const xplane_wire::XStat &stat, std::string &out, EventFacts &facts) const {
     const int64_t id = stat.metadata_id();
     if (const auto role = m_roles.find(id); role != m_roles.end()) {
@@ -125,6 +139,8 @@ void XPlaneIndex::appendStat(const xplane_wire::XStat &stat, std::string &out, E
         case StatRole::GroupId: facts.groupId = v; break;
         case StatRole::StepRoot: facts.stepRoot = true; break;
         case StatRole::MemcpyDetails: facts.memcpy = true; break;
+        case StatRole::BytesAllocated: facts.bytesAllocated = v; break;
+        case StatRole::AllocatorName: facts.allocatorGpu = allocatorGpu(stat); break;
         case StatRole::None: break;
         }
     }

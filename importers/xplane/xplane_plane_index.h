@@ -17,7 +17,8 @@
 namespace stepscope {
 
 // The stats the importer interprets (FORMATS.md §1.6); everything else is only kept as args.
-enum class StatRole : uint8_t { None, CorrelationId, StepNum, IterNum, GroupId, StepRoot, MemcpyDetails };
+enum class StatRole : uint8_t { None, CorrelationId, StepNum, IterNum, GroupId, StepRoot, MemcpyDetails, BytesAllocated,
+                                 AllocatorName };
 
 // Values of the interpreted stats found on one event (event stats override metadata stats).
 struct EventFacts {
@@ -26,6 +27,10 @@ struct EventFacts {
     std::optional<int64_t> groupId;
     bool stepRoot = false;
     bool memcpy = false;
+    // MemoryAllocation / MemoryDeallocation: the allocator's total after the event, and the GPU
+    // of its allocator_name ("GPU_0_bfc" → 0; nullopt for host allocators).
+    std::optional<int64_t> bytesAllocated;
+    std::optional<int> allocatorGpu;
 };
 
 class XPlaneIndex {
@@ -56,6 +61,7 @@ public:
 private:
     void appendStat(const xplane_wire::XStat &stat, std::string &out, EventFacts &facts) const;
     static std::optional<int64_t> integerOf(const xplane_wire::XStat &stat);
+    std::optional<int> allocatorGpu(const xplane_wire::XStat &stat) const;
 
     std::unordered_map<int64_t, std::string> m_statNames;
     std::unordered_map<int64_t, StatRole> m_roles;

@@ -56,6 +56,7 @@ bool XPlaneSpaceWriter::write(const XSpaceHeader &space) {
         return true;  // malformed before any event: no empty run left behind
     ensureRun();
     writeFlows();
+    writeMemory();
     std::string from;
     m_steps = m_stepFinder.write(m_ctx.writer(), m_runId, from);
     if (m_steps > 0)
@@ -223,6 +224,33 @@ bool XPlaneSpaceWriter::writeLines() {
         }
     }
     return true;
+}
+
+void XPlaneSpaceWriter::writeMemory() {
+    auto &points = m_links.memory;
+    if (points.empty())
+        return;
+    std::stable_sort(points.begin(), points.end(), [](const auto &a, const auto &b) {
+        return a.device != b.device ? a.device < b.device : a.t < b.t;
+    });
+    SessionWriter &w = m_ctx.writer();
+    for (size_t i = 0; i < points.size();) {
+        const int device = points[i].device;
+        const int64_t series = w.addMetricSeries(m_ctx.sourceId(), m_run.name, "gpu_mem_allocated", device, "B", 0);
+        const size_t first = i;
+        for (; i < points.size() && points[i].device == device; ++i)
+            w.addMetricSample(series, points[i].t + m_run.timeBaseNs, double(points[i].allocated));
+        for (const auto &plane : m_planes) {
+            if (plane->kind != PlaneKind::Device || plane->device != device) continue;
+            if (const auto bytes = plane->index.planeInt(m_reader, plane->header, "memory_size"); bytes && *bytes > 0) {
+                const int64_t total = w.addMetricSeries(m_ctx.sourceId(), m_run.name, "gpu_mem_total", device, "B", 0);
+                w.addMetricSample(total, points[first].t + m_run.timeBaseNs, double(*bytes));
+                w.addMetricSample(total, points[i - 1].t + m_run.timeBaseNs, double(*bytes));
+            }
+            break;
+        }
+    }
+    m_ctx.info("", std::to_string(points.size()) + " GPU allocator events read as gpu_mem_allocated");
 }
 
 void XPlaneSpaceWriter::writeFlows() {

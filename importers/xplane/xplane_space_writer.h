@@ -48,6 +48,7 @@ private:
     void describeRun(const XSpaceHeader &space);
     bool writeLines();
     void writeFlows();
+    void writeMemory();  // GPU allocator totals → gpu_mem_allocated, memory_size → gpu_mem_total
     void logSummary();
     int64_t lineBase(const XLineHeader &line) const;
     int64_t ensureRun();  // the run row is written with the first track (or at the end)

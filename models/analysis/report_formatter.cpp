@@ -92,6 +92,22 @@ QJsonValue projectionJson(const std::optional<Projection> &p) {
                        {"method", q(p->method)}};
 }
 
+QJsonValue optionalInt(const std::optional<int64_t> &v) { return v ? QJsonValue(qint64(*v)) : QJsonValue(); }
+
+// null without GPU memory series; each figure null where its evidence is missing, `note` says why.
+QJsonValue memoryJson(const std::optional<MemorySummary> &m) {
+    if (!m) return QJsonValue();
+    return QJsonObject{{"source", q(m->source)}, {"device", m->device},
+                       {"device_total_bytes", optionalInt(m->deviceTotalBytes)},
+                       {"static_bytes", qint64(m->staticBytes)}, {"peak_bytes", qint64(m->peakBytes)},
+                       {"per_step_bytes", qint64(m->perStepBytes())},
+                       {"peak_reserved_bytes", optionalInt(m->peakReservedBytes)},
+                       {"fragmentation_pct", round2(m->fragmentationPct)},
+                       {"safety_margin_pct", round2(m->safetyMarginPct)},
+                       {"batch_size", optionalInt(m->batchSize)}, {"max_batch_size", optionalInt(m->maxBatchSize)},
+                       {"note", q(m->note)}};
+}
+
 QJsonArray findingsJson(const std::vector<Finding> &findings) {
     QJsonArray out;
     for (const Finding &f : findings) {
@@ -124,6 +140,7 @@ std::string ReportFormatter::json(const Report &report) {
                 step["host_dur_ns"] = qint64(a.steps.steps[k].hostEnd - a.steps.steps[k].hostStart);
             }
             if (k < a.samplesPerSecondPerStep.size()) step["samples_per_s"] = round2(a.samplesPerSecondPerStep[k]);
+            if (a.memory && k < a.memory->perStepPeakBytes.size()) step["memory_peak_bytes"] = optionalInt(a.memory->perStepPeakBytes[k]);
             if (a.presetBreakdown && k < a.presetBreakdown->perStepNs.size()) {
                 QJsonObject p;
                 for (const auto &[label, ns] : a.presetBreakdown->byLabel(a.presetBreakdown->perStepNs[k])) p[q(label)] = qint64(ns);
@@ -141,7 +158,7 @@ std::string ReportFormatter::json(const Report &report) {
                             {"breakdown_pct", pct},
                             {"bottleneck", q(a.bottleneck)}, {"bottleneck_detail", q(a.bottleneckDetail)},
                             {"bottleneck_evidence", q(a.bottleneckEvidence)},
-                            {"projection", projectionJson(a.projection)}};
+                            {"projection", projectionJson(a.projection)}, {"memory", memoryJson(a.memory)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {

@@ -3,6 +3,7 @@
 
 #include "models/analysis/report_formatter.h"
 
+#include "models/analysis/memory_headroom.h"
 #include "models/analysis/projection_rules.h"
 #include "models/store/printable_text.h"
 
@@ -71,6 +72,13 @@ std::string bottleneckLine(const RunAnalysis &a) {
     return s;
 }
 
+std::string memoryLine(const RunAnalysis &a) {
+    if (!a.memory)
+        return "no memory data (record with profile_memory=True, or add an nvidia-smi log, to know how large a batch fits)";
+    const std::string from = a.memory->source == "allocator" ? "allocator events" : "nvidia-smi memory.used";
+    return MemoryHeadroom::describe(*a.memory) + " [" + from + "]";
+}
+
 } // namespace
 
 std::string ReportFormatter::text(const Report &report) {
@@ -102,6 +110,7 @@ std::string ReportFormatter::text(const Report &report) {
             out << "  what fixing it is worth (projected mean step, biggest gain first):\n";
             for (const Projection *p : ranked) out << "    " << shown(describeProjection(*p)) << "  [" << p->method << "]\n";
         }
+        out << "  GPU memory: " << shown(memoryLine(a)) << "\n";
         out << "  breakdown (% of step time, mean ms per step):\n";
         const double n = double(r.steps.size());
         for (int c = 0; c < kCategoryCount; ++c) {
@@ -179,6 +188,7 @@ std::string ReportFormatter::markdown(const Report &report) {
         if (r.samplesPerSecond) out << "- throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         for (const Projection *p : rankedProjections(a))
             out << "- if fixed: " << md(describeProjection(*p)) << " (" << p->method << ")\n";
+        out << "- GPU memory: " << md(memoryLine(a)) << "\n";
         out << "\n| step time (ms) | mean | median | p95 | min | max |\n|---|---:|---:|---:|---:|---:|\n";
         out << "| | " << fmt("%.2f", r.stepTime.meanMs) << " | " << fmt("%.2f", r.stepTime.medianMs) << " | "
             << fmt("%.2f", r.stepTime.p95Ms) << " | " << fmt("%.2f", r.stepTime.minMs) << " | " << fmt("%.2f", r.stepTime.maxMs)

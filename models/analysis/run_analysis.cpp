@@ -3,6 +3,7 @@
 #include "models/analysis/batch_size_detector.h"
 #include "models/analysis/bottleneck_rules.h"
 #include "models/analysis/finding_rules.h"
+#include "models/analysis/memory_headroom.h"
 #include "models/analysis/metric_data.h"
 #include "models/analysis/metric_rules.h"
 #include "models/analysis/projection_rules.h"
@@ -85,6 +86,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);
     MetricRules::evaluate(ra, metrics);
+    MemoryHeadroom::evaluate(ra, metrics);
     ProjectionRules::evaluate(ra, trace, types);
     return ra;
 }

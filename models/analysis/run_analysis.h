@@ -3,8 +3,10 @@
 // trace (TraceLoader) and its metrics, moves the steps onto device time (StepTimeline), computes the
 // step-time breakdown (StepBreakdownAnalyzer, stepscope preset plus an optional TF/PyTorch preset),
 // GPU busy %, idle gaps (GpuGapAnalyzer), op statistics (OpStatsAnalyzer), the bottleneck
-// (BottleneckRules), the findings (FindingRules, MetricRules) and what fixing each is worth (ProjectionRules); without a given batch size it
-// detects one from recorded input shapes (BatchSizeDetector). ReportBuilder and the views call it.
+// (BottleneckRules), the findings (FindingRules, MetricRules), the GPU memory headroom for the batch
+// (MemoryHeadroom) and what fixing each finding is worth (ProjectionRules); without a given batch
+// size it detects one from recorded input shapes (BatchSizeDetector). ReportBuilder and the views
+// call it.
 
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
@@ -29,6 +31,21 @@ struct Projection {
     std::optional<double> currentSamplesPerSecond, samplesPerSecond;  // with a known batch size
     std::string method;              // replay, exposed or outlier_steps_at_median (step_projection.h)
     std::vector<int64_t> perStepNs;  // projected duration of each step of RunAnalysis::steps
+};
+
+// GPU memory over the analysed steps and the batch it leaves room for (MemoryHeadroom).
+struct MemorySummary {
+    std::string source;                       // allocator (gpu_mem_allocated) or nvidia_smi (gpu_mem_used)
+    int device = 0;                           // the tightest GPU
+    std::optional<int64_t> deviceTotalBytes;  // the device's size, when a series gives it
+    int64_t staticBytes = 0, peakBytes = 0;   // least at a step boundary, most inside a step
+    std::optional<int64_t> peakReservedBytes; // the allocator's reserve at most (allocator only)
+    double fragmentationPct = 0;              // reserved / allocated at the peak − 1, in %
+    double safetyMarginPct = 0;               // of the device total kept free
+    std::optional<int64_t> batchSize, maxBatchSize;
+    std::string note;                         // why a figure is absent (empty when all are there)
+    std::vector<std::optional<int64_t>> perStepPeakBytes;  // per step of RunAnalysis::steps
+    int64_t perStepBytes() const { return peakBytes - staticBytes; }
 };
 
 struct Finding {
@@ -76,6 +93,7 @@ struct RunAnalysis {
     std::vector<OutlierStep> outliers;
     std::vector<Finding> findings;
     std::optional<Projection> projection;  // for the bottleneck (none when the GPU's compute is the limit)
+    std::optional<MemorySummary> memory;   // when the run has GPU memory series (MemoryHeadroom)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.

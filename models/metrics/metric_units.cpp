@@ -51,6 +51,9 @@ QString MetricUnits::seriesTitle(const QString &name) {
     static const QHash<QString, QString> titles = {
         {"gpu_util", "GPU utilization"},   {"gpu_mem_util", "GPU memory utilization"},
         {"gpu_mem_used", "GPU memory used"}, {"cpu_util", "CPU utilization"},
+        {"gpu_mem_allocated", "GPU memory allocated"}, {"gpu_mem_reserved", "GPU memory reserved"},
+        {"gpu_mem_total", "GPU memory total"}, {"cpu_mem_allocated", "CPU memory allocated"},
+        {"cpu_mem_reserved", "CPU memory reserved"},
         {"host_mem_used", "host memory used"}, {"net_in", "network in"},
         {"net_out", "network out"},         {"disk_read", "disk read"},
         {"disk_write", "disk write"},       {"io_wait", "I/O wait"},

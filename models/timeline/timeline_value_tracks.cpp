@@ -36,10 +36,12 @@ QString metricTrackName(const MetricSeriesInfo &info) {
     return name;
 }
 
-// A capacity (nvidia-smi's constant memory.total) is no track of its own: a line on the track of
-// what it bounds (GPU memory used), whose scale then reaches it.
-const char *boundedBy(const std::string &name) {
-    return name == "memory.total" || name == "gpu_mem_total" ? "gpu_mem_used" : nullptr;
+// A capacity (nvidia-smi's memory.total, the device size of a PyTorch memory profile) is no track of
+// its own: a line on the tracks of what it bounds (GPU memory used, allocated, reserved), whose scale
+// then reaches it.
+bool isCapacity(const std::string &name) { return name == "memory.total" || name == "gpu_mem_total"; }
+bool boundedByCapacity(const std::string &name) {
+    return name == "gpu_mem_used" || name == "gpu_mem_allocated" || name == "gpu_mem_reserved";
 }
 
 // A series with a device is a GPU's (nvidia-smi's memory.total too), except per-core CPU.
@@ -111,18 +113,19 @@ void TimelineModel::addMetricTracks() {
     std::set<std::string> runs;
     std::map<int, double> limits;  // series -> the capacity drawn on it
     auto boundSeries = [this](const MetricSeriesInfo &cap) {
-        const char *bounded = boundedBy(cap.name);
-        for (int j = 0; bounded && j < m_metrics->count(); ++j) {
+        std::vector<int> bound;
+        for (int j = 0; isCapacity(cap.name) && j < m_metrics->count(); ++j) {
             const MetricSeriesInfo &o = m_metrics->series(j).info;
-            if (o.name == bounded && o.device == cap.device && o.run == cap.run && m_metrics->series(j).lod.size() > 0) return j;
+            if (boundedByCapacity(o.name) && o.device == cap.device && o.run == cap.run && m_metrics->series(j).lod.size() > 0)
+                bound.push_back(j);
         }
-        return -1;
+        return bound;
     };
     for (int i = 0; i < m_metrics->count(); ++i) {
         const MetricSeries &series = m_metrics->series(i);
         if (!showAsTrack(series.info) || series.lod.size() == 0) continue;
-        if (const int j = boundSeries(series.info); j >= 0) {
-            limits[j] = std::max(limits[j], double(series.lod.statsOfIndices(0, series.lod.size()).max));
+        if (const std::vector<int> bound = boundSeries(series.info); !bound.empty()) {
+            for (int j : bound) limits[j] = std::max(limits[j], double(series.lod.statsOfIndices(0, series.lod.size()).max));
             continue;
         }
         shown.push_back(i);

@@ -16,6 +16,7 @@ const std::vector<PanelSpec> &specs() {
     static const std::vector<PanelSpec> s = {
         {"gpu_util", "GPU utilization", {"gpu_util"}},
         {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}, {"gpu_mem_total", "memory.total"}},
+        {"gpu_mem_alloc", "GPU memory (PyTorch allocator)", {"gpu_mem_allocated", "gpu_mem_reserved"}, {"gpu_mem_total"}},
         {"gpu_mem_util", "GPU memory utilization", {"gpu_mem_util"}},
         {"cpu", "CPU", {"cpu_util"}},
         {"host_mem", "Host memory", {"host_mem_used"}},
@@ -69,6 +70,9 @@ bool UtilizationPanels::severalRuns(const MetricSeriesModel &model) {
 QString UtilizationPanels::seriesLabel(const MetricSeriesInfo &info, bool withRun) {
     QString label;
     if (!info.label.empty()) label = QString::fromStdString(info.label);
+    else if (info.name == "gpu_mem_allocated" || info.name == "gpu_mem_reserved")
+        label = (info.device ? QStringLiteral("GPU %1 ").arg(*info.device) : QStringLiteral("GPU ")) +
+                QString::fromLatin1(info.name == "gpu_mem_allocated" ? "allocated" : "reserved");
     else if (info.name.rfind("gpu_", 0) == 0) label = info.device ? QStringLiteral("GPU %1").arg(*info.device) : QStringLiteral("GPU");
     else if (info.name == "cpu_util") label = info.device ? QStringLiteral("core %1").arg(*info.device) : QStringLiteral("machine");
     else if (info.name == "net_in") label = QStringLiteral("in");
