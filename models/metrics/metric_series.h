@@ -16,7 +16,7 @@ struct MetricSeriesInfo {
     int64_t sourceId = 0;
     std::string run, name, unit;
     std::optional<int64_t> device;  // GPU index, or CPU core index for per-core cpu_util
-    int64_t periodNs = 0;           // median sample spacing; 0 when unknown (a single sample)
+    int64_t periodNs = 0;           // median sample spacing; 0 for a single sample or a series of changes (allocator totals)
     std::string label;              // display name of derived series ("busiest core")
 };
 

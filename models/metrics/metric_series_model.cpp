@@ -105,6 +105,9 @@ std::optional<double> MetricSeriesModel::valueAt(int i, int64_t t) const {
     const int64_t at = period > 0 ? t + period - 1 : t;
     const auto idx = s.lod.indexAtOrBefore(at);
     if (!idx) return std::nullopt;
+    // A series of changes (no period, several samples: allocator totals) holds each value until
+    // the next sample, up to its last.
+    if (period <= 0 && s.lod.size() > 1) return t <= s.lod.times().back() ? std::optional<double>(s.lod.values()[size_t(*idx)]) : std::nullopt;
     const int64_t age = at - s.lod.times()[size_t(*idx)];
     // A single-sample series (no period) is shown only at its own instant's neighbourhood.
     if (age > 3 * std::max<int64_t>(period, 1'000'000'000)) return std::nullopt;

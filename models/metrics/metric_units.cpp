@@ -37,6 +37,10 @@ QString MetricUnits::format(double value, const UnitScale &scale) {
     return text + QChar(0x2009) + scale.suffix;  // thin space
 }
 
+QString MetricUnits::sampling(int64_t periodNs, int64_t samples) {
+    return periodNs <= 0 && samples > 1 ? QStringLiteral("on change") : period(periodNs);
+}
+
 QString MetricUnits::period(int64_t periodNs) {
     if (periodNs <= 0) return QStringLiteral("single sample");
     const double s = double(periodNs) / 1e9;

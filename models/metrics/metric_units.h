@@ -22,6 +22,8 @@ public:
     static QString format(double value, const UnitScale &scale);
     // "every 100 ms", "every 60 s", "every 5 min"; "single sample" for 0.
     static QString period(int64_t periodNs);
+    // period(), except "on change" for a series of many samples without a period (allocator totals).
+    static QString sampling(int64_t periodNs, int64_t samples);
     // "GPU utilization", "network in", ...; the name itself for source-specific series.
     static QString seriesTitle(const QString &canonicalName);
 };

@@ -9,6 +9,7 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
+#include "app/synth/step_simulator.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/analysis_model.h"
 #include "models/metrics/metric_series_model.h"
@@ -18,6 +19,7 @@
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/value_track_painter.h"
+#include "views/utilization/utilization_panels.h"
 
 #include <QApplication>
 #include <QDir>
@@ -37,7 +39,8 @@ class TestGuiFinFinish : public QObject {
     QTemporaryDir m_dir;
     QString m_logdir;
 
-    // A checkpoint-bound run with nvidia-smi metrics (2 GPUs: memory.total on both).
+    // A checkpoint-bound run with nvidia-smi metrics (2 GPUs: memory.total on both) and the PyTorch
+    // allocator's memory events (profile_memory=True).
     void makeLogdir() {
         const std::filesystem::path dir = m_dir.path().toStdString();
         synth::SyntheticProfileOptions o;
@@ -45,6 +48,7 @@ class TestGuiFinFinish : public QObject {
         o.gpus = 2;
         o.bottleneck = synth::Bottleneck::Checkpoint;
         o.seed = 11;
+        o.profileMemory = true;
         std::filesystem::create_directories(dir / "logdir");
         synth::SyntheticProfileGenerator(o).generate(dir / "logdir" / "run.pt.trace.json.gz", dir / "logdir" / "nvidia-smi.csv");
         m_logdir = QString::fromStdString((dir / "logdir").string());
@@ -152,6 +156,41 @@ private slots:
             QVERIFY2(label.startsWith(QStringLiteral("total ")) && label.endsWith(QStringLiteral("GiB")), qPrintable(label));
         }
         QCOMPARE(memoryTracks, 2);
+    }
+
+    // The allocator's series: a track each on the timeline with the device's size as their line,
+    // and one Utilization panel (allocated and reserved per GPU, the totals as lines).
+    void allocatorMemoryHasTracksAndAPanel() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        w.resize(1400, 900);
+        QVERIFY2(openIn(w, m_logdir), qPrintable(w.lastError()));
+        TimelineModel *model = qobject_cast<TimelinePaneView *>(w.viewWidget("timeline"))->timeline()->model();
+        int allocated = 0, reserved = 0;
+        for (int i = 0; i < int(model->tracks().size()); ++i) {
+            const TimelineTrack &t = model->tracks()[size_t(i)];
+            const bool a = t.name.startsWith(QStringLiteral("GPU memory allocated"));
+            const bool r = t.name.startsWith(QStringLiteral("GPU memory reserved"));
+            if (!a && !r) continue;
+            allocated += a;
+            reserved += r;
+            const TimelineValueSeries *s = model->valueSeries(i);
+            QVERIFY(s);
+            QCOMPARE(s->limit, double(85520809984));  // deviceProperties totalGlobalMem
+            QCOMPARE(s->max, a ? double(synth::StepSimulator::kStaticBytes + synth::StepSimulator::kActivationBytes)
+                               : double(synth::StepSimulator::kReservedBytes));
+        }
+        QCOMPARE(allocated, 2);
+        QCOMPARE(reserved, 2);
+        const auto panels = UtilizationPanels::group(*w.metrics());
+        const auto panel = std::find_if(panels.begin(), panels.end(), [](const UtilizationPanel &p) { return p.key == QStringLiteral("gpu_mem_alloc"); });
+        QVERIFY(panel != panels.end());
+        QCOMPARE(panel->series.size(), size_t(4));
+        QCOMPARE(panel->limits.size(), size_t(2));
+        QCOMPARE(panel->unit, QStringLiteral("B"));
+        QStringList labels;
+        for (int s : panel->series) labels << UtilizationPanels::seriesLabel(w.metrics()->series(s).info, false);
+        QVERIFY2(labels.contains(QStringLiteral("GPU 1 allocated")) && labels.contains(QStringLiteral("GPU 0 reserved")),
+                 qPrintable(labels.join(", ")));
     }
 
     void findingZoomsToItsSteps() {

@@ -38,6 +38,41 @@ MetricSeries noisySeries(int n) {
 class TstSeriesPlotData : public QObject {
     Q_OBJECT
 private slots:
+    // A series of changes (allocator totals, no sampling period): each value holds until the next,
+    // whatever the zoom: steps to the left when sparse, no breaks and the held value in columns
+    // without a sample when dense.
+    void changesHoldTheirValue() {
+        std::vector<int64_t> t;
+        std::vector<float> v;
+        for (int k = 0; k < 200; ++k) {  // a 1 ms spike every 10 s
+            t.push_back(kT0 + int64_t(k) * 10'000'000'000);
+            v.push_back(3);
+            t.push_back(kT0 + int64_t(k) * 10'000'000'000 + 5'000'000'000);
+            v.push_back(9);
+            t.push_back(kT0 + int64_t(k) * 10'000'000'000 + 5'001'000'000);
+            v.push_back(3);
+        }
+        const MetricSeries series{{1, 1, "host", "gpu_mem_allocated", "B", 0, 0, {}}, MetricLod(std::move(t), std::move(v))};
+        const NsRange all{kT0, kT0 + 2'000'000'000'000};
+        const SeriesPlotData::Result dense = SeriesPlotData::make(series, all, 400, kT0, 1);
+        QVERIFY(dense.holds);
+        QVERIFY(!dense.stepped);
+        double lo = 1e9, hi = -1e9;
+        for (const QCPGraphData &p : dense.points) {
+            QVERIFY2(!std::isnan(p.value), "a held value never breaks the line");
+            lo = std::min(lo, p.value);
+            hi = std::max(hi, p.value);
+        }
+        QCOMPARE(lo, 3.0);
+        QCOMPARE(hi, 9.0);
+        QVERIFY(dense.points.size() >= 400);  // every column has a point
+        const SeriesPlotData::Result sparse = SeriesPlotData::make(series, {kT0, kT0 + 30'000'000'000}, 800, kT0, 1);
+        QVERIFY(sparse.holds && sparse.stepped);
+        for (const QCPGraphData &p : sparse.points) QVERIFY(!std::isnan(p.value));
+        // A sampled series (period > 0) keeps its period semantics and gaps.
+        QVERIFY(!SeriesPlotData::make(noisySeries(1000), {kT0, kT0 + 1000 * kPeriod}, 400, kT0, 1).holds);
+    }
+
     void eachColumnHoldsItsTrueMinAndMax() {
         const MetricSeries series = noisySeries(200'000);
         const auto &t = series.lod.times();

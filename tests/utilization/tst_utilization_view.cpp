@@ -173,7 +173,7 @@ private slots:
         const QStringList after = view.showCrosshair(kT0 + 200 * kSec);
         QCOMPARE(after.first(), QStringLiteral("GPU 0: –"));
         view.showCrosshair(std::nullopt);
-        QCOMPARE(view.plot()->graph(0)->name(), QStringLiteral("GPU 0 · every 1 s"));
+        QCOMPARE(view.plot()->graph(0)->name(), QStringLiteral("GPU 0\n   every 1 s"));
     }
 
     void rendersGeneratedTrainingSession() {

@@ -1,5 +1,6 @@
 #include "views/analysis/findings_view.h"
 
+#include "models/analysis/memory_headroom.h"
 #include "models/analysis/projection_rules.h"
 
 #include "models/analysis/analysis_model.h"
@@ -136,6 +137,7 @@ void FindingsView::reload() {
     // Lead with what fixing it is worth: the biggest projected gain first.
     if (const auto ranked = rankedProjections(*a); !ranked.empty())
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
+    if (a->memory) line += QStringLiteral("<br>") + tr("GPU memory: %1").arg(q(MemoryHeadroom::describe(*a->memory)).toHtmlEscaped());
     m_bottleneck->setText(line);
 
     auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1), biggest projected gain first").arg(a->findings.size())});

@@ -1,5 +1,7 @@
 #include "views/steps/step_time_view.h"
 
+#include "models/analysis/memory_headroom.h"
+
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/category_colors.h"
 #include "views/annotations/annotation_plot_layer.h"
@@ -126,6 +128,10 @@ QString StepTimeView::stepSummary(double x) const {
                     .arg(categoryColor(Category(c)).name(), m_bars[size_t(c)]->name())
                     .arg(double(ns) / 1e6, 0, 'f', 2)
                     .arg(100.0 * double(ns) / double(std::max<int64_t>(1, s.dur())), 0, 'f', 1);
+    }
+    if (const auto &m = m_current->memory; m && size_t(k) < m->perStepPeakBytes.size() && m->perStepPeakBytes[size_t(k)]) {
+        text += tr("<br>GPU %1 memory peak: %2").arg(m->device).arg(QString::fromStdString(formatBytes(double(*m->perStepPeakBytes[size_t(k)]))));
+        if (m->deviceTotalBytes) text += tr(" of %1").arg(QString::fromStdString(formatBytes(double(*m->deviceTotalBytes))));
     }
     for (const OutlierStep &o : m_current->outliers)
         if (o.step == s.step) text += tr("<br><i>outlier: %1</i>").arg(QString::fromStdString(o.cause).toHtmlEscaped());

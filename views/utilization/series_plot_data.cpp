@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace stepscope {
 
@@ -17,7 +18,9 @@ SeriesPlotData::Result SeriesPlotData::make(const MetricSeries &series, NsRange 
     const auto &t = lod.times();
     const auto &v = lod.values();
     const auto key = [originNs](int64_t ns) { return double(ns - originNs) / 1e9; };
-    const int64_t gapNs = 3 * std::max<int64_t>(series.info.periodNs, 1);
+    const bool holds = series.info.periodNs <= 0 && lod.size() > 1;
+    r.holds = holds;
+    const int64_t gapNs = holds ? INT64_MAX : 3 * std::max<int64_t>(series.info.periodNs, 1);
     // One sample either side of the range so the line runs to the plot's edges.
     const int64_t first = std::max<int64_t>(lod.lowerIndex(range.start) - 1, 0);
     const int64_t last = std::min<int64_t>(lod.lowerIndex(range.end) + 1, lod.size());
@@ -46,11 +49,17 @@ SeriesPlotData::Result SeriesPlotData::make(const MetricSeries &series, NsRange 
     r.points.reserve(widthPx * 2 + 4);
     if (first < lod.lowerIndex(range.start)) r.points.append(QCPGraphData(key(t[size_t(first)]), double(v[size_t(first)]) / divisor));
     int64_t emptyRunNs = 0;
+    std::optional<float> held;  // holds: the value carried across columns without a sample
+    if (holds && first < lod.lowerIndex(range.start)) held = v[size_t(first)];
     for (int k = 0; k < widthPx; ++k) {
         const MetricBucket &b = buckets[size_t(k)];
         const double x0 = key(range.start + int64_t(pxNs * k));
         const double dx = pxNs / 1e9;
         if (b.count == 0) {
+            if (held) {
+                r.points.append(QCPGraphData(x0 + dx * 0.5, double(*held) / divisor));
+                continue;
+            }
             emptyRunNs += int64_t(pxNs);
             if (emptyRunNs > gapNs && (r.points.isEmpty() || !std::isnan(r.points.back().value)))
                 r.points.append(QCPGraphData(x0, kNaN));
@@ -63,6 +72,11 @@ SeriesPlotData::Result SeriesPlotData::make(const MetricSeries &series, NsRange 
         const bool rising = b.last >= b.first;
         r.points.append(QCPGraphData(x0 + dx * 0.25, double(rising ? b.min : b.max) / divisor));
         r.points.append(QCPGraphData(x0 + dx * 0.75, double(rising ? b.max : b.min) / divisor));
+        if (holds) {
+            // The column's last value holds into the next: end the column on it.
+            r.points.append(QCPGraphData(x0 + dx * 0.95, double(b.last) / divisor));
+            held = b.last;
+        }
     }
     if (last > lod.lowerIndex(range.end)) r.points.append(QCPGraphData(key(t[size_t(last - 1)]), double(v[size_t(last - 1)]) / divisor));
     return r;

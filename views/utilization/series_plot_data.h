@@ -4,7 +4,7 @@
 // raw samples (drawn as steps: a value holds until the next sample — a 60 s point is not a 100 ms
 // fact), padded with the neighbours just outside so lines reach the edges; otherwise one
 // min/max pair per pixel column from the LOD pyramid, so no spike is lost. Gaps longer than
-// three sampling periods break the line. Called by UtilizationView on every range change.
+// three sampling periods break the line (series of changes, without a period, hold their value). Called by UtilizationView on every range change.
 
 #include "models/metrics/metric_series.h"
 #include "models/qt/time_range_controller.h"
@@ -18,6 +18,10 @@ public:
     struct Result {
         QVector<QCPGraphData> points;  // key: seconds since origin; value: stored value / divisor
         bool stepped = false;          // raw samples: draw with QCPGraph::lsStepRight
+        // A series without a sampling period whose samples are changes (allocator totals): each
+        // value holds from its sample until the next — steps drawn with QCPGraph::lsStepLeft, and
+        // no gaps.
+        bool holds = false;
     };
     static Result make(const MetricSeries &series, NsRange range, int widthPx, int64_t originNs, double divisor);
 };

@@ -16,7 +16,7 @@ const std::vector<PanelSpec> &specs() {
     static const std::vector<PanelSpec> s = {
         {"gpu_util", "GPU utilization", {"gpu_util"}},
         {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}, {"gpu_mem_total", "memory.total"}},
-        {"gpu_mem_alloc", "GPU memory (PyTorch allocator)", {"gpu_mem_allocated", "gpu_mem_reserved"}, {"gpu_mem_total"}},
+        {"gpu_mem_alloc", "GPU memory allocated", {"gpu_mem_allocated", "gpu_mem_reserved"}, {"gpu_mem_total"}},
         {"gpu_mem_util", "GPU memory utilization", {"gpu_mem_util"}},
         {"cpu", "CPU", {"cpu_util"}},
         {"host_mem", "Host memory", {"host_mem_used"}},
@@ -93,6 +93,10 @@ QString UtilizationPanels::limitLabel(const MetricSeriesInfo &info, bool withRun
 }
 
 QColor UtilizationPanels::seriesColor(const MetricSeriesInfo &info, int indexInPanel) {
+    if (info.name == "gpu_mem_reserved" && info.device) {
+        // The allocator's reserve: the GPU's hue, lighter, under its allocated line.
+        return kPalette[size_t(*info.device) % std::size(kPalette)].lighter(160);
+    }
     if (info.name.rfind("gpu_", 0) == 0 && info.device) return kPalette[size_t(*info.device) % std::size(kPalette)];
     if (info.label == "busiest core") return kPalette[3];
     if (info.name == "net_out" || info.name == "disk_write") return kPalette[1];

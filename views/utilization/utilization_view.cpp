@@ -320,7 +320,7 @@ void UtilizationView::updateLegendNames(const QStringList *values) {
             const MetricSeries &s = m_metrics->series(m_panels[p].series[i]);
             const QString label = UtilizationPanels::seriesLabel(s.info, m_severalRuns);
             m_rects[p].graphs[i]->setName(values ? label + QStringLiteral("  ") + values->at(k).section(QStringLiteral(": "), 1)
-                                                 : label + QStringLiteral(" · ") + MetricUnits::period(s.info.periodNs));
+                                                 : label + QStringLiteral("\n   ") + MetricUnits::sampling(s.info.periodNs, s.lod.size()));
         }
 }
 
@@ -353,7 +353,8 @@ void UtilizationView::updatePoints() {
                                                             ui.scale.divisor);
             // A sample's value covers the period before it (utilization over the last period):
             // each step takes the value of the sample at its right end.
-            ui.graphs[i]->setLineStyle(r.stepped ? QCPGraph::lsStepRight : QCPGraph::lsLine);
+            // A series of changes (allocator totals) holds each value until the next: lsStepLeft.
+            ui.graphs[i]->setLineStyle(r.stepped ? (r.holds ? QCPGraph::lsStepLeft : QCPGraph::lsStepRight) : QCPGraph::lsLine);
             // Few segments: smooth 1.6 px antialiased steps. Many (dense columns, or steps at
             // more than one per 4 px): a 1 px aliased line, which ColumnEnvelopeGraph paints as
             // per-column pixel runs — a wide or antialiased pen is stroked as a filled outline,
@@ -426,7 +427,8 @@ std::vector<SeriesRangeStats> UtilizationView::selectionStats() const {
         for (int s : m_panels[p].series) {
             const MetricSeriesInfo &info = m_metrics->series(s).info;
             out.push_back({s, m_panels[p].title, UtilizationPanels::seriesLabel(info, m_severalRuns),
-                           MetricUnits::period(info.periodNs), m_metrics->stats(s, sel), m_rects[p].scale});
+                           MetricUnits::sampling(info.periodNs, m_metrics->series(s).lod.size()), m_metrics->stats(s, sel),
+                           m_rects[p].scale});
         }
     return out;
 }
