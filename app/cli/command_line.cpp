@@ -26,6 +26,9 @@ Usage:
                    [--annotate "TEXT"] [--size WxH] [--scale 2] [--no-caption] -o FILE.png|.svg|.pdf
   stepscope export --list-views
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)
+  stepscope compare BASE NEW [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
+                   [--base-run NAME] [--new-run NAME]
+                                            before/after: step time, categories, ops, findings
   stepscope --help | --version
 
 "--" ends the options: every argument after it is a PATH (or the SQL of query).
@@ -39,7 +42,7 @@ Exit codes: 0 ok; 1 usage error; 2 input could not be read; 3 partial import (wa
 bool isCommand(const std::vector<std::string> &args) {
     if (args.empty()) return false;
     const std::string &a = args.front();
-    return a == "import" || a == "report" || a == "export" || a == "query" || a == "--help" ||
+    return a == "import" || a == "report" || a == "export" || a == "query" || a == "compare" || a == "--help" ||
            a == "-h" || a == "--version" || a == "help";
 }
 
@@ -65,8 +68,9 @@ int dispatch(const std::vector<std::string> &args, Streams io) {
     if (args[0] == "report") return runReport(rest, io);
     if (args[0] == "query") return runQuery(rest, io);
     if (args[0] == "export") return runExport(rest, io);
+    if (args[0] == "compare") return runCompare(rest, io);
     io.err << "stepscope: '" << printableText(args[0])
-           << "' is neither a command (import, report, export, query) nor an existing file or folder\n"
+           << "' is neither a command (import, report, export, query, compare) nor an existing file or folder\n"
               "Run 'stepscope --help' for the usage.\n";
     return Usage;
 }

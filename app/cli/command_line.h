@@ -34,5 +34,6 @@ int runImport(const std::vector<std::string> &args, Streams io);
 int runReport(const std::vector<std::string> &args, Streams io);
 int runQuery(const std::vector<std::string> &args, Streams io);
 int runExport(const std::vector<std::string> &args, Streams io);
+int runCompare(const std::vector<std::string> &args, Streams io);
 
 } // namespace stepscope::cli

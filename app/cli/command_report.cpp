@@ -6,6 +6,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
+#include "app/cli/report_options.h"
 #include "app/gui/evidence_pack.h"
 #include "models/analysis/report_formatter.h"
 #include "models/store/printable_text.h"
@@ -14,18 +15,6 @@
 #include <ostream>
 
 namespace stepscope::cli {
-
-namespace {
-constexpr int64_t kMaxBatchSize = 1'000'000'000;
-
-bool hasSteps(const SessionStore &store, int64_t first, int64_t last) {
-    SessionReader reader(store);
-    for (const RunRow &run : reader.runs())
-        for (const StepRow &s : reader.steps(run.id))
-            if (s.step >= first && s.step <= last) return true;
-    return false;
-}
-} // namespace
 
 int runReport(const std::vector<std::string> &args, Streams io) {
     ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run"});
@@ -40,25 +29,7 @@ int runReport(const std::vector<std::string> &args, Streams io) {
         return Usage;
     }
     ReportOptions options;
-    if (const auto steps = a.value("--steps")) {
-        int64_t first = 0, last = 0;
-        if (!parseStepRange(*steps, first, last)) {
-            io.err << "stepscope report: --steps wants A-B (e.g. 10-20), got '" << *steps << "'\n";
-            return Usage;
-        }
-        options.firstStep = first;
-        options.lastStep = last;
-    }
-    if (const auto bs = a.value("--batch-size")) {
-        const auto v = parseInteger(*bs, 1, kMaxBatchSize);
-        if (!v) {
-            io.err << "stepscope report: --batch-size wants a whole number from 1 to " << kMaxBatchSize << ", got '"
-                   << printableText(*bs) << "'\n";
-            return Usage;
-        }
-        options.batchSize = *v;
-        options.batchSizeSource = "cli";
-    }
+    if (!readReportOptions(a, "report", io, options)) return Usage;
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     if (output) {
         if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
@@ -66,22 +37,13 @@ int runReport(const std::vector<std::string> &args, Streams io) {
             return Usage;
         }
     }
-    if (const auto preset = a.value("--preset")) options.preset = *preset;
-    if (const auto rules = a.value("--rules")) options.rulesPath = *rules;
     InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
     if (options.firstStep && !hasSteps(*session.store(), *options.firstStep, *options.lastStep)) {
         io.err << "stepscope report: no steps " << *a.value("--steps") << " in the session\n";
         return Usage;
     }
-    if (!options.batchSize) {
-        // A batch size the user saved in the session (GUI field) applies when none is given here.
-        try {
-            if (const auto saved = parseInteger(session.store()->setting("batch_size"), 1, kMaxBatchSize))
-                options.batchSize = *saved;
-        } catch (const std::exception &) {
-        }
-    }
+    applySavedBatchSize(*session.store(), options);
     Report report;
     try {
         report = ReportBuilder(*session.store()).build(options);

@@ -21,14 +21,7 @@ namespace {
 // and markdown gets a backslash before every character markdown or HTML would interpret.
 std::string shown(std::string_view s) { return printableText(s); }
 
-std::string md(std::string_view s) {
-    std::string out;
-    for (char c : shown(s)) {
-        if (std::string_view("\\`*_{}[]()<>#+-.!|&~").find(c) != std::string_view::npos) out += '\\';
-        out += c;
-    }
-    return out;
-}
+std::string md(std::string_view s) { return markdownText(s); }
 
 std::string fmt(const char *f, double v) {
     char buf[64];

@@ -57,12 +57,12 @@ int main(int argc, char **argv) {
         double t = 0;
         for (const RunRow &run : reader.runs()) {
             RunAnalysis a = RunAnalyzer(store, rules).analyze(run);
-            const TraceData trace = TraceLoader(store).load(run);
-            const std::vector<int8_t> types = trace.classify(*rules.preset("stepscope"));
+            const TraceData data = TraceLoader(store).load(run);
+            const std::vector<int8_t> types = data.classify(*rules.preset("stepscope"));
             a.projection.reset();
             for (Finding &f : a.findings) f.projection.reset();
             const auto p0 = std::chrono::steady_clock::now();
-            ProjectionRules::evaluate(a, trace, types);
+            ProjectionRules::evaluate(a, data, types);
             t += std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
         }
         projections = std::min(projections, t);

@@ -1,0 +1,114 @@
+#include "models/analysis/run_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace stepscope {
+
+namespace {
+
+ComparedRun describe(const RunReport &r, const std::string &label) {
+    ComparedRun c;
+    c.label = label;
+    c.run = r.run.name;
+    c.steps = int64_t(r.analysis.steps.steps.size());
+    c.stepsFromMarkers = r.stepsFromMarkers;
+    c.stepTime = r.stepTime;
+    c.samplesPerSecond = r.samplesPerSecond;
+    c.batchSize = r.batchSize;
+    c.bottleneck = r.analysis.bottleneck;
+    c.gpuBusyPct = r.analysis.gpuBusyPct;
+    c.gpuTraced = r.analysis.gpuTraced;
+    return c;
+}
+
+double perStep(int64_t ns, int64_t steps) { return steps > 0 ? double(ns) / 1e6 / double(steps) : 0.0; }
+
+std::set<std::string> rules(const RunAnalysis &a) {
+    std::set<std::string> out;
+    for (const Finding &f : a.findings) out.insert(f.rule);
+    return out;
+}
+
+} // namespace
+
+const char *RunComparison::statusName(OpDelta::Status s) {
+    switch (s) {
+    case OpDelta::Status::Same: return "same";
+    case OpDelta::Status::Changed: return "changed";
+    case OpDelta::Status::New: return "new";
+    case OpDelta::Status::Gone: return "gone";
+    }
+    return "same";
+}
+
+RunComparison RunComparison::compare(const RunReport &base, const std::string &baseLabel, const RunReport &next,
+                                     const std::string &nextLabel) {
+    RunComparison c;
+    c.base = describe(base, baseLabel);
+    c.next = describe(next, nextLabel);
+    if (c.base.stepTime.meanMs > 0)
+        c.stepTimeChangePct = 100.0 * (c.next.stepTime.meanMs - c.base.stepTime.meanMs) / c.base.stepTime.meanMs;
+    if (c.base.samplesPerSecond && c.next.samplesPerSecond && *c.base.samplesPerSecond > 0)
+        c.samplesPerSecondChangePct = 100.0 * (*c.next.samplesPerSecond - *c.base.samplesPerSecond) / *c.base.samplesPerSecond;
+
+    for (int k = 0; k < kCategoryCount; ++k) {
+        const Category cat = Category(k);
+        c.categories.push_back({cat, perStep(base.analysis.categoryNs(cat), c.base.steps),
+                                perStep(next.analysis.categoryNs(cat), c.next.steps)});
+    }
+
+    std::map<std::pair<std::string, int>, OpDelta> ops;  // by (name, device)
+    for (const OpStat &o : base.analysis.ops) {
+        OpDelta &d = ops[{o.name, o.device}];
+        d.name = o.name;
+        d.device = o.device;
+        d.baseCount += o.count;
+        d.baseTotalMs += double(o.totalNs) / 1e6;
+    }
+    for (const OpStat &o : next.analysis.ops) {
+        OpDelta &d = ops[{o.name, o.device}];
+        d.name = o.name;
+        d.device = o.device;
+        d.newCount += o.count;
+        d.newTotalMs += double(o.totalNs) / 1e6;
+    }
+    c.ops.reserve(ops.size());
+    for (auto &[key, d] : ops) {
+        d.baseMsPerStep = c.base.steps > 0 ? d.baseTotalMs / double(c.base.steps) : 0.0;
+        d.newMsPerStep = c.next.steps > 0 ? d.newTotalMs / double(c.next.steps) : 0.0;
+        const double change = std::abs(d.deltaMs());
+        if (d.baseCount == 0) d.status = OpDelta::Status::New;
+        else if (d.newCount == 0) d.status = OpDelta::Status::Gone;
+        else if (change <= std::max(1e-3, kSameShare * std::max(d.baseMsPerStep, d.newMsPerStep))) d.status = OpDelta::Status::Same;
+        else d.status = OpDelta::Status::Changed;
+        c.ops.push_back(std::move(d));
+    }
+    std::stable_sort(c.ops.begin(), c.ops.end(), [](const OpDelta &a, const OpDelta &b) {
+        const double x = std::abs(a.deltaMs()), y = std::abs(b.deltaMs());
+        if (x != y) return x > y;
+        return std::max(a.baseTotalMs, a.newTotalMs) > std::max(b.baseTotalMs, b.newTotalMs);
+    });
+
+    const std::set<std::string> before = rules(base.analysis), after = rules(next.analysis);
+    for (const std::string &r : before) (after.count(r) ? c.kept : c.resolved).push_back(r);
+    for (const std::string &r : after)
+        if (!before.count(r)) c.added.push_back(r);
+
+    for (const ComparedRun *side : {&c.base, &c.next})
+        if (!side->stepsFromMarkers)
+            c.notes.push_back((side == &c.base ? "base" : "new") + std::string(" (") + side->label +
+                              ") has no step markers: its whole trace is compared as one step");
+    if (c.base.steps != c.next.steps)
+        c.notes.push_back("the runs have " + std::to_string(c.base.steps) + " and " + std::to_string(c.next.steps) +
+                          " steps: every figure is a mean per step");
+    if (!c.samplesPerSecondChangePct)
+        c.notes.push_back("no batch size on " +
+                          std::string(!c.base.batchSize && !c.next.batchSize ? "either side" : !c.base.batchSize ? "the base" : "the new run") +
+                          ": throughput not compared (give --batch-size)");
+    return c;
+}
+
+} // namespace stepscope
