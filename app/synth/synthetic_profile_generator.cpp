@@ -150,8 +150,12 @@ SyntheticProfileStats SyntheticProfileGenerator::generate(const std::filesystem:
     st.compressedBytes = gz ? gz->bytesOut() : 0;
     st.metricSamples = activity.windows();
     st.meanGpuUtilizationPct = NvidiaSmiCsvWriter::meanUtilization(activity);
-    if (!metricsCsv.empty())
-        st.metricRows = NvidiaSmiCsvWriter::write(metricsCsv, activity, o.epochStartNs, o.seed);
+    if (!metricsCsv.empty()) {
+        // With allocator events, nvidia-smi sees the allocator's reserve plus ~500 MiB of CUDA context.
+        NvidiaSmiDevice device;
+        if (o.profileMemory) device.memoryUsedMiB = (StepSimulator::kReservedBytes >> 20) + 500;
+        st.metricRows = NvidiaSmiCsvWriter::write(metricsCsv, activity, o.epochStartNs, o.seed, device);
+    }
     return st;
 }
 

@@ -78,6 +78,16 @@ std::optional<MemorySummary> measureDevice(const RunAnalysis &ra, const MetricDa
                 if (s.peakBytes > 0) s.fragmentationPct = std::max(0.0, 100.0 * (*most / double(s.peakBytes) - 1.0));
             }
         }
+    // nvidia-smi beside the allocator: what the device holds beyond the allocator's reserve (the CUDA
+    // context, library workspaces, other processes) is not there for a bigger batch either.
+    if (source == "allocator")
+        if (const MetricTrack *smi = trackOf(m, "gpu_mem_used", used.device); smi && smi->unit == "B") {
+            const StepFunction sf{smi->points};
+            std::optional<double> most;
+            for (const AnalysisStep &step : ra.steps.steps)
+                if (const auto v = sf.maxIn(step.start, step.end)) most = std::max(most.value_or(*v), *v);
+            if (most) s.outsideBytes = std::max<int64_t>(0, int64_t(*most) - s.peakReservedBytes.value_or(s.peakBytes));
+        }
     return s;
 }
 
@@ -86,7 +96,7 @@ void fillBatch(MemorySummary &s, std::optional<int64_t> batch) {
     s.safetyMarginPct = MemoryHeadroom::kReservePct;
     std::vector<std::string> why;
     if (!s.deviceTotalBytes) why.push_back("the device's memory size is not in the profile");
-    if (!batch) why.push_back("the batch size is unknown (give --batch-size)");
+    if (!batch) why.push_back("the batch size is unknown (set it in the Batch size box, or report --batch-size)");
     const int64_t perStep = s.perStepBytes();
     // Memory that hardly moves within a step (nvidia-smi sees the caching allocator's reserve, which
     // it keeps) says nothing about what the batch costs.
@@ -101,7 +111,7 @@ void fillBatch(MemorySummary &s, std::optional<int64_t> batch) {
         s.note = "no max batch size: " + s.note;
         return;
     }
-    const double usable = double(*s.deviceTotalBytes) * (1.0 - MemoryHeadroom::kReservePct / 100.0) /
+    const double usable = double(*s.deviceTotalBytes - s.outsideBytes.value_or(0)) * (1.0 - MemoryHeadroom::kReservePct / 100.0) /
                           (1.0 + s.fragmentationPct / 100.0);
     const double fits = std::floor(double(*batch) * (usable - double(s.staticBytes)) / double(perStep));
     s.maxBatchSize = std::max<int64_t>(*batch, int64_t(std::min(fits, 1e15)));
@@ -140,15 +150,18 @@ std::optional<MemorySummary> MemoryHeadroom::measure(const RunAnalysis &ra, cons
 }
 
 std::string MemoryHeadroom::describe(const MemorySummary &m) {
-    std::string out = m.batchSize ? "batch " + std::to_string(*m.batchSize) + " uses " : "a step uses ";
-    out += formatBytes(double(m.perStepBytes()));
+    std::string out = (m.batchSize ? "batch " + std::to_string(*m.batchSize) + " takes " : std::string("a step takes ")) +
+                      formatBytes(double(m.perStepBytes())) + (m.batchSize ? " per step" : "") + " above the " +
+                      formatBytes(double(m.staticBytes)) + " static (peak " + formatBytes(double(m.peakBytes));
     if (m.deviceTotalBytes) out += " of " + formatBytes(double(*m.deviceTotalBytes));
-    out += std::string(m.batchSize ? " per step" : "") + " (static " + formatBytes(double(m.staticBytes)) + ", peak " + formatBytes(double(m.peakBytes)) +
-           ", GPU " + std::to_string(m.device) + ")";
-    if (m.maxBatchSize)
+    out += ", GPU " + std::to_string(m.device) + ")";
+    if (m.maxBatchSize) {
         out += "; up to ~" + std::to_string(*m.maxBatchSize) + " fit" + (*m.maxBatchSize == 1 ? "s" : "") + " (" +
-               fmt("%.0f %% kept free", m.safetyMarginPct) +
-               (m.peakReservedBytes ? ", " + fmt("%.0f %% fragmentation", m.fragmentationPct) : std::string()) + ")";
+               fmt("%.0f %% kept free", m.safetyMarginPct);
+        if (m.peakReservedBytes) out += ", " + fmt("%.0f %% fragmentation", m.fragmentationPct);
+        if (m.outsideBytes && *m.outsideBytes > 0) out += ", " + formatBytes(double(*m.outsideBytes)) + " held outside the allocator";
+        out += ")";
+    }
     if (!m.note.empty()) out += "; " + m.note;
     return out;
 }
@@ -176,6 +189,9 @@ void MemoryHeadroom::evaluate(RunAnalysis &ra, const MetricData &metrics) {
     f.recommendation = "Raise the batch size towards " + std::to_string(*m.maxBatchSize) +
                        " (scale the learning rate, or use fewer gradient-accumulation steps) to give the idle GPU "
                        "more work per step.";
+    if (ra.bottleneck == "input")
+        f.recommendation = "Fix the input pipeline first: a larger batch needs proportionally more input per step. " +
+                           f.recommendation;
     f.startNs = ra.steps.steps.front().start;
     f.endNs = ra.steps.steps.back().end;
     ra.findings.push_back(std::move(f));

@@ -6,9 +6,11 @@
 //   static   = the least allocated at a step boundary: what stays across steps (parameters,
 //              optimizer state, gradients kept between steps) and does not grow with the batch;
 //   peak     = the most allocated inside a step; per step = peak − static grows with the batch;
-//   margin   = 5 % of the device kept free (CUDA context, library workspaces) and the allocator's
-//              fragmentation (reserved / allocated at the peak − 1) on top of what is allocated;
-//   max batch = batch × (usable − static) / per-step, usable = total × 0.95 / (1 + fragmentation).
+//   margin   = 5 % of the device kept free (CUDA context, library workspaces), the allocator's
+//              fragmentation (reserved / allocated at the peak − 1) on top of what is allocated, and
+//              with nvidia-smi beside the allocator what the device holds outside it (used − reserved);
+//   max batch = batch × (usable − static) / per-step,
+//              usable = (total − outside) × 0.95 / (1 + fragmentation).
 // Each figure is absent, with a note saying why, when its evidence is missing (no memory series, no
 // device size, no batch size, memory that does not move within a step). The device reported is the
 // tightest one (highest peak share of its total). Called by RunAnalyzer after the findings are made;
@@ -26,7 +28,8 @@ public:
     static std::optional<MemorySummary> measure(const RunAnalysis &ra, const MetricData &metrics);
     // measure() into ra.memory, plus the findings that depend on it.
     static void evaluate(RunAnalysis &ra, const MetricData &metrics);
-    // "batch 4 uses 0.07 GiB of 79.1 GiB per step; up to ~120 fit" (or why it cannot be said).
+    // "batch 4 takes 72 MiB per step above the 1.20 GiB static (peak 1.27 GiB of 79.1 GiB, GPU 0);
+    // up to ~120 fit (…)" — or why it cannot be said.
     static std::string describe(const MemorySummary &m);
 };
 

@@ -104,6 +104,7 @@ QJsonValue memoryJson(const std::optional<MemorySummary> &m) {
                        {"peak_reserved_bytes", optionalInt(m->peakReservedBytes)},
                        {"fragmentation_pct", round2(m->fragmentationPct)},
                        {"safety_margin_pct", round2(m->safetyMarginPct)},
+                       {"outside_allocator_bytes", optionalInt(m->outsideBytes)},
                        {"batch_size", optionalInt(m->batchSize)}, {"max_batch_size", optionalInt(m->maxBatchSize)},
                        {"note", q(m->note)}};
 }

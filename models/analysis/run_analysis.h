@@ -42,6 +42,7 @@ struct MemorySummary {
     std::optional<int64_t> peakReservedBytes; // the allocator's reserve at most (allocator only)
     double fragmentationPct = 0;              // reserved / allocated at the peak − 1, in %
     double safetyMarginPct = 0;               // of the device total kept free
+    std::optional<int64_t> outsideBytes;      // held outside the allocator (nvidia-smi used − reserved)
     std::optional<int64_t> batchSize, maxBatchSize;
     std::string note;                         // why a figure is absent (empty when all are there)
     std::vector<std::optional<int64_t>> perStepPeakBytes;  // per step of RunAnalysis::steps

@@ -35,6 +35,9 @@ struct TimelineValueSeries {
     int64_t periodNs = 0;            // 0: each value holds until the next sample
     double min = 0, max = 0;         // over the whole series: a fixed scale while panning
     double limit = 0;                // a capacity drawn as a line (GPU memory total); 0: none
+    // The scale reaches the capacity (nvidia-smi's used vs total); false for the allocator's series,
+    // whose shape within a step matters: scaled to the data, the total named in the corner.
+    bool limitOnScale = true;
 };
 
 struct TimelineTrack {

@@ -154,7 +154,10 @@ void TimelineModel::addMetricTracks() {
             t.sliceCount = series.lod.size();
             t.valueSeries = int(m_values.size());
             m_values.push_back(describe(series.lod, QString::fromStdString(series.info.unit), series.info.periodNs));
-            if (const auto l = limits.find(i); l != limits.end()) m_values.back().limit = l->second;
+            if (const auto l = limits.find(i); l != limits.end()) {
+                m_values.back().limit = l->second;
+                m_values.back().limitOnScale = series.info.name == "gpu_mem_used";
+            }
             m_trackIndex[t.id] = int(m_tracks.size());
             m_groups[size_t(sub)].tracks.push_back(int(m_tracks.size()));
             m_tracks.push_back(t);

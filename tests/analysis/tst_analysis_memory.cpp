@@ -137,7 +137,7 @@ private slots:
         for (const auto &p : m.perStepPeakBytes) QCOMPARE(p, std::optional<int64_t>(kGiB + 512 * kMiB));
         const Finding *headroom = findingOf(a, "memory_headroom");
         QVERIFY(headroom);
-        QVERIFY2(headroom->detail.find("Batch 8 uses 512 MiB of 16.00 GiB per step") != std::string::npos, headroom->detail.c_str());
+        QVERIFY2(headroom->detail.find("Batch 8 takes 512 MiB per step above the 1.00 GiB static (peak 1.50 GiB of 16.00 GiB, GPU 0)") != std::string::npos, headroom->detail.c_str());
         QVERIFY(headroom->detail.find("up to ~205 fit") != std::string::npos);
         QCOMPARE(headroom->title, std::string("GPU memory fits a batch of ~205 (now 8)"));
         QVERIFY(!headroom->projection);  // a symptom's remedy, not a cause removed
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(mem["source"].toString(), QStringLiteral("allocator"));
         QCOMPARE(run["steps"].toArray()[2].toObject()["memory_peak_bytes"].toInteger(), kGiB + 512 * kMiB);
         const std::string text = ReportFormatter::text(r);
-        QVERIFY2(text.find("GPU memory: batch 8 uses 512 MiB of 16.00 GiB per step") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("GPU memory: batch 8 takes 512 MiB per step above the 1.00 GiB static") != std::string::npos, text.c_str());
     }
 
     void withoutBatchSizeNoMaxBatch() {
@@ -201,6 +201,36 @@ private slots:
         QCOMPARE(a.memory->peakBytes, 6 * kGiB);
         QVERIFY(!a.memory->peakReservedBytes);
         QCOMPARE(a.memory->maxBatchSize, std::optional<int64_t>(296));
+    }
+
+    // The allocator's figures with nvidia-smi beside them: 3 GiB held outside the allocator's 1.65 GiB
+    // reserve (4.65 GiB used) is not there for a bigger batch: (16 − 3) × 0.95 / 1.10 = 11.23 GiB
+    // usable, 8 × (11.23 − 1) / 0.5 = 163.6 → 163.
+    void nvidiaSmiBesideTheAllocator() {
+        test::AnalysisFixture f;
+        std::vector<std::pair<int64_t, double>> alloc, reserved, used, total;
+        for (int n = 0; n < 4; ++n) {
+            const int64_t t0 = int64_t(n) * 1000 * kMs;
+            f.step(n + 1, t0, t0 + 1000 * kMs);
+            f.slice(f.host, "work", "cpu_op", t0, t0 + 1000 * kMs);
+            alloc.push_back({t0, double(kGiB)});
+            alloc.push_back({t0 + 500 * kMs, double(kGiB + 512 * kMiB)});
+            reserved.push_back({t0, double(1650 * kGiB / 1000)});
+            used.push_back({t0, double(1650 * kGiB / 1000 + 3 * kGiB)});
+            total.push_back({t0, double(16 * kGiB)});
+        }
+        f.metric("gpu_mem_allocated", 0, alloc, "B");
+        f.metric("gpu_mem_reserved", 0, reserved, "B");
+        f.metric("gpu_mem_used", 0, used, "B");
+        f.metric("gpu_mem_total", 0, total, "B");
+        AnalysisOptions o;
+        o.batchSize = 8;
+        const RunAnalysis a = f.analyze(o);
+        QVERIFY(a.memory);
+        QCOMPARE(a.memory->source, std::string("allocator"));
+        QCOMPARE(a.memory->outsideBytes, std::optional<int64_t>(3 * kGiB));
+        QCOMPARE(a.memory->maxBatchSize, std::optional<int64_t>(163));
+        QVERIFY(MemoryHeadroom::describe(*a.memory).find("3.00 GiB held outside the allocator") != std::string::npos);
     }
 
     void nvidiaSmiFlatSaysWhy() {

@@ -176,6 +176,9 @@ private slots:
             const TimelineValueSeries *s = model->valueSeries(i);
             QVERIFY(s);
             QCOMPARE(s->limit, double(85520809984));  // deviceProperties totalGlobalMem
+            // Scaled to the data (a step's allocations show), the total named, not on the scale.
+            QVERIFY(!s->limitOnScale);
+            QVERIFY(ValueTrackPainter::scale(*s).second < s->limit);
             QCOMPARE(s->max, a ? double(synth::StepSimulator::kStaticBytes + synth::StepSimulator::kActivationBytes)
                                : double(synth::StepSimulator::kReservedBytes));
         }
@@ -187,6 +190,7 @@ private slots:
         QCOMPARE(panel->series.size(), size_t(4));
         QCOMPARE(panel->limits.size(), size_t(2));
         QCOMPARE(panel->unit, QStringLiteral("B"));
+        QVERIFY(!panel->limitsOnScale);
         QStringList labels;
         for (int s : panel->series) labels << UtilizationPanels::seriesLabel(w.metrics()->series(s).info, false);
         QVERIFY2(labels.contains(QStringLiteral("GPU 1 allocated")) && labels.contains(QStringLiteral("GPU 0 reserved")),

@@ -14,7 +14,7 @@
 namespace stepscope {
 
 std::pair<double, double> ValueTrackPainter::scale(const TimelineValueSeries &series) {
-    double low = std::min(0.0, series.min), high = std::max({0.0, series.max, series.limit});
+    double low = std::min(0.0, series.min), high = std::max({0.0, series.max, series.limitOnScale ? series.limit : 0.0});
     if (series.unit == QLatin1String("%")) high = std::max(high, 100.0);
     if (high <= low) high = low + 1;
     return {low, high};
@@ -167,9 +167,11 @@ void ValueTrackPainter::paint(QPainter &p, const QRectF &area, const TimelineVal
     if (!spans.empty()) p.drawLines(spans.data(), int(spans.size()));
     p.fillRect(QRectF(area.left(), baseline, area.width(), 1), QColor(0, 0, 0, 40));
     if (series.limit > 0) {  // the capacity: a dashed line, named at its right end, below the line
-        const double yl = y(series.limit);
+        // Off the scale (allocator series): only the name, in the top right corner.
+        const bool onScale = series.limitOnScale || series.limit <= series.max;
+        const double yl = onScale ? y(series.limit) : area.top();
         p.setPen(QPen(ink, 1, Qt::DashLine));
-        p.drawLine(QPointF(area.left(), yl), QPointF(area.right(), yl));
+        if (onScale) p.drawLine(QPointF(area.left(), yl), QPointF(area.right(), yl));
         const QString label = limitLabel(series);
         const QFontMetrics fm(p.font());
         const QRectF box(area.right() - fm.horizontalAdvance(label) - 10, yl + 1, fm.horizontalAdvance(label) + 6, fm.height());

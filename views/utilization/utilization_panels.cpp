@@ -10,13 +10,14 @@ struct PanelSpec {
     const char *key, *title;
     std::vector<std::string> names;
     std::vector<std::string> limits = {};  // capacity series shown as a line on this panel
+    bool limitsOnScale = true;
 };
 
 const std::vector<PanelSpec> &specs() {
     static const std::vector<PanelSpec> s = {
         {"gpu_util", "GPU utilization", {"gpu_util"}},
         {"gpu_mem_used", "GPU memory used", {"gpu_mem_used"}, {"gpu_mem_total", "memory.total"}},
-        {"gpu_mem_alloc", "GPU memory allocated", {"gpu_mem_allocated", "gpu_mem_reserved"}, {"gpu_mem_total"}},
+        {"gpu_mem_alloc", "GPU memory allocated", {"gpu_mem_allocated", "gpu_mem_reserved"}, {"gpu_mem_total"}, false},
         {"gpu_mem_util", "GPU memory utilization", {"gpu_mem_util"}},
         {"cpu", "CPU", {"cpu_util"}},
         {"host_mem", "Host memory", {"host_mem_used"}},
@@ -38,7 +39,7 @@ const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), Q
 std::vector<UtilizationPanel> UtilizationPanels::group(const MetricSeriesModel &model) {
     std::vector<UtilizationPanel> out;
     for (const PanelSpec &spec : specs()) {
-        UtilizationPanel panel{QString::fromLatin1(spec.key), QString::fromLatin1(spec.title), {}, {}, {}};
+        UtilizationPanel panel{QString::fromLatin1(spec.key), QString::fromLatin1(spec.title), {}, {}, {}, spec.limitsOnScale};
         for (const std::string &name : spec.names)
             for (int i = 0; i < model.count(); ++i) {
                 const MetricSeriesInfo &info = model.series(i).info;

@@ -21,6 +21,9 @@ struct UtilizationPanel {
     // Constant capacities of the panel's series (nvidia-smi's memory.total): drawn as a dashed
     // horizontal line at their value, not as a chart of their own.
     std::vector<int> limits;
+    // The y range reaches the capacities (nvidia-smi's used vs total); false for the allocator's
+    // panel, scaled to its data so a step's allocations show, the total named in the legend.
+    bool limitsOnScale = true;
 };
 
 class UtilizationPanels {

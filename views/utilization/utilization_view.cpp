@@ -216,7 +216,7 @@ void UtilizationView::rebuild() {
         ui.scale = MetricUnits::scaleFor(panel.unit, maxAbs);
         for (int s : panel.limits) {
             const MetricLod &lod = m_metrics->series(s).lod;
-            maxAbs = std::max(maxAbs, lod.statsOfIndices(0, lod.size()).max);
+            if (panel.limitsOnScale) maxAbs = std::max(maxAbs, lod.statsOfIndices(0, lod.size()).max);
         }
         const double top = panel.unit == QLatin1String("%") ? std::max(100.0, maxAbs * 1.05) : std::max(maxAbs * 1.12, 1e-9);
         y->setRange(minV / ui.scale.divisor, top / ui.scale.divisor);
@@ -275,7 +275,8 @@ void UtilizationView::rebuild() {
             line->setPen(QPen(members.size() > 1 ? QColor(0x55, 0x55, 0x55) : UtilizationPanels::seriesColor(info, 0).darker(140), 1.2,
                               Qt::DashLine));
             line->setName((members.size() > 1 ? tr("total, each GPU") : UtilizationPanels::limitLabel(info, m_severalRuns)) +
-                          QStringLiteral(" ") + MetricUnits::format(value, MetricUnits::scaleFor(panel.unit, value)));
+                          QStringLiteral(" ") + MetricUnits::format(value, MetricUnits::scaleFor(panel.unit, value)) +
+                          (panel.limitsOnScale ? QString() : tr("\n   above the chart")));
             line->removeFromLegend();
             line->addToLegend(ui.legend);
             ui.legend->itemWithPlottable(line)->setLayer(QStringLiteral("overlay"));
@@ -319,7 +320,8 @@ void UtilizationView::updateLegendNames(const QStringList *values) {
         for (size_t i = 0; i < m_rects[p].graphs.size(); ++i, ++k) {
             const MetricSeries &s = m_metrics->series(m_panels[p].series[i]);
             const QString label = UtilizationPanels::seriesLabel(s.info, m_severalRuns);
-            m_rects[p].graphs[i]->setName(values ? label + QStringLiteral("  ") + values->at(k).section(QStringLiteral(": "), 1)
+            // Name, then the value (or how often it was sampled) on a line of its own: both fit the legend.
+            m_rects[p].graphs[i]->setName(values ? label + QStringLiteral("\n   ") + values->at(k).section(QStringLiteral(": "), 1)
                                                  : label + QStringLiteral("\n   ") + MetricUnits::sampling(s.info.periodNs, s.lod.size()));
         }
 }
