@@ -7,6 +7,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
+#include "app/cli/compare_inputs.h"
 #include "app/cli/report_options.h"
 #include "models/analysis/comparison_formatter.h"
 #include "models/store/printable_text.h"
@@ -72,6 +73,20 @@ std::optional<int> load(Side &side, const ReportOptions &given, Streams io) {
 
 } // namespace
 
+int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams io, RunComparison &out,
+                  std::vector<std::string> *inputPaths) {
+    Side base{"base", in.base, in.baseRun, {}, {}, nullptr};
+    Side next{"new", in.next, in.nextRun, {}, {}, nullptr};
+    for (Side *side : {&base, &next})
+        if (const auto code = load(*side, options, io)) return *code;
+    out = RunComparison::compare(*base.run, base.path, *next.run, next.path);
+    if (inputPaths) {
+        *inputPaths = base.session->inputPaths();
+        for (const std::string &p : next.session->inputPaths()) inputPaths->push_back(p);
+    }
+    return std::max(base.session->exitCode(), next.session->exitCode());
+}
+
 int runCompare(const std::vector<std::string> &args, Streams io) {
     ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--base-run", "--new-run", "--preset", "--rules"});
     if (!a.ok() || a.positional().size() != 2) {
@@ -94,17 +109,15 @@ int runCompare(const std::vector<std::string> &args, Streams io) {
             io.err << "stepscope compare: " << why << "\n";
             return Usage;
         }
-    Side base{"base", a.positional()[0], a.value("--base-run"), {}, {}, nullptr};
-    Side next{"new", a.positional()[1], a.value("--new-run"), {}, {}, nullptr};
-    for (Side *side : {&base, &next})
-        if (const auto code = load(*side, options, io)) return *code;
-    const RunComparison c = RunComparison::compare(*base.run, base.path, *next.run, next.path);
+    RunComparison c;
+    std::vector<std::string> inputs;
+    const int code = compareInputs({a.positional()[0], a.value("--base-run"), a.positional()[1], a.value("--new-run")}, options,
+                                   io, c, &inputs);
+    if (code != Ok && code != Partial) return code;
     const std::string text = format == "json" ? ComparisonFormatter::json(c)
                            : format == "markdown" ? ComparisonFormatter::markdown(c)
                                                   : ComparisonFormatter::text(c);
     if (output) {
-        std::vector<std::string> inputs = base.session->inputPaths();
-        for (const std::string &p : next.session->inputPaths()) inputs.push_back(p);
         if (const std::string why = OutputFile::refuseIfInput(*output, inputs); !why.empty()) {
             io.err << "stepscope compare: " << why << "\n";
             return Usage;
@@ -117,7 +130,7 @@ int runCompare(const std::vector<std::string> &args, Streams io) {
     } else {
         io.out << text;
     }
-    return std::max(base.session->exitCode(), next.session->exitCode());
+    return code;
 }
 
 } // namespace stepscope::cli

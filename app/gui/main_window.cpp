@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/annotation_docks.h"
+#include "app/gui/compare_window.h"
 #include "app/gui/export_dialog.h"
 #include "app/gui/import_progress_panel.h"
 
@@ -202,6 +203,16 @@ void MainWindow::buildMenus() {
         dialog.exec();
     });
     file->addSeparator();
+    QMenu *compare = file->addMenu(tr("Co&mpare With"));
+    compare->setToolTip(tr("The open session is the base; pick the run after the change"));
+    compare->addAction(tr("&Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with a logdir"));
+        if (!dir.isEmpty()) compareWith(dir);
+    });
+    compare->addAction(tr("&File or Session…"), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Compare with a trace or session"));
+        if (!f.isEmpty()) compareWith(f);
+    });
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
     file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("timeline")); });
     file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("window")); });
@@ -300,6 +311,21 @@ void MainWindow::saveSessionAs() {
     } catch (const StoreError &e) {
         QMessageBox::warning(this, tr("Save failed"), QString::fromStdString(e.what()));
     }
+}
+
+CompareWindow *MainWindow::compareWith(const QString &path) {
+    if (!m_session->isOpen()) {
+        showStatus(tr("Open the run before the change first: it is the base of the comparison"));
+        return nullptr;
+    }
+    ReportOptions options;
+    if (m_batchSize->value() > 0) options.batchSize = m_batchSize->value();
+    auto *window = new CompareWindow(this);
+    window->setWindowFlag(Qt::Window);
+    connect(window->view(), &CompareView::opSelected, m_timeline, [this](const QString &name, int) { m_timeline->search(name); });
+    window->start(QString::fromStdString(m_session->store()->path().string()), path, options);
+    if (m_mode == Mode::Interactive) window->show();
+    return window;
 }
 
 void MainWindow::exportPicture(const QString &view) {

@@ -29,6 +29,7 @@ class SliceDetailsView;
 namespace stepscope::gui {
 
 class AnnotationDocks;
+class CompareWindow;
 class ImportProgressPanel;
 
 class MainWindow : public QMainWindow {
@@ -47,6 +48,9 @@ public:
     // the folder, once.
     void openSession(const QString &file, bool rememberInRecent = true);
     void addToSession(const QStringList &paths);
+    // File ▸ Compare With…: the open session as the base, `path` as the new run, in a window of its
+    // own (shown unless headless); op rows found in this window's timeline. nullptr without a session.
+    CompareWindow *compareWith(const QString &path);
 
     SessionModel *session() const { return m_session; }
     TimeRangeController *timeRange() const { return m_time; }

@@ -107,7 +107,7 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
     if (!c.samplesPerSecondChangePct)
         c.notes.push_back("no batch size on " +
                           std::string(!c.base.batchSize && !c.next.batchSize ? "either side" : !c.base.batchSize ? "the base" : "the new run") +
-                          ": throughput not compared (give --batch-size)");
+                          ": throughput not compared (give --batch-size, or the Batch size box)");
     return c;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// compareInputs: what `stepscope compare` and the GUI's Compare With… share — each side (anything
+// `report` takes) opened or imported on its own, analysed with the same options, one run picked
+// from each (by name when a side holds several), and the RunComparison of the two. Messages naming
+// the side, its path and the reason go to io.err.
+
+#include "app/cli/command_line.h"
+#include "models/analysis/run_comparison.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::cli {
+
+struct CompareInputs {
+    std::string base;
+    std::optional<std::string> baseRun;
+    std::string next;
+    std::optional<std::string> nextRun;
+};
+
+// Ok or Partial with `out` filled; Usage or Unreadable (message printed) otherwise. `inputPaths`
+// receives every file read on both sides (an output must be none of them).
+int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams io, RunComparison &out,
+                  std::vector<std::string> *inputPaths = nullptr);
+
+} // namespace stepscope::cli

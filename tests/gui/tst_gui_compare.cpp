@@ -1,0 +1,110 @@
+// File ▸ Compare With… (issue #13): the open session is the base, a second logdir the new run; the
+// compare window fills (header with the change, waterfall bars per moved category, the op delta
+// table sorted by time saved, findings resolved), filters, exports with a caption naming both runs,
+// and says which side it could not read.
+
+#include "app/gui/compare_window.h"
+#include "app/gui/main_window.h"
+#include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/op_delta_table_model.h"
+#include "tests/test_support.h"
+
+#include <QDir>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace stepscope;
+
+class TestGuiCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_input, m_fixed;
+
+    QString makeLogdir(const char *name, synth::Bottleneck b) {
+        const std::filesystem::path dir = std::filesystem::path(m_dir.path().toStdString()) / name;
+        synth::SyntheticProfileOptions o;
+        o.steps = 12;
+        o.seed = 9;
+        o.bottleneck = b;
+        synth::SyntheticProfileGenerator(o).generate(dir / "run.pt.trace.json.gz", dir / "nvidia-smi.csv");
+        return QString::fromStdString(dir.string());
+    }
+
+    static bool openIn(gui::MainWindow &w, const QString &logdir) {
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({logdir});
+        return done.wait(120000) && done.first().first().toBool();
+    }
+
+private slots:
+    void initTestCase() {
+        test::isolateSettings();
+        m_input = makeLogdir("input", synth::Bottleneck::Input);
+        m_fixed = makeLogdir("fixed", synth::Bottleneck::None);
+    }
+
+    void compareWindowFills() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        QVERIFY(!w.compareWith(m_fixed));  // nothing open: no base
+        QVERIFY2(openIn(w, m_input), qPrintable(w.lastError()));
+        gui::CompareWindow *c = w.compareWith(m_fixed);
+        QVERIFY(c);
+        c->resize(1200, 860);
+        QSignalSpy done(c, &gui::CompareWindow::finished);
+        QVERIFY(done.wait(120000));
+        QVERIFY2(done.first().first().toBool(), qPrintable(c->lastError()));
+        CompareView *v = c->view();
+        QVERIFY2(v->headerText().contains(QStringLiteral("faster")), qPrintable(v->headerText()));
+        QVERIFY(v->findingsText().contains(QStringLiteral("pt_dataloader")));
+        const RunComparison &r = v->comparison();
+        QVERIFY(r.stepTimeChangePct < -30);
+        // Waterfall: base, the input bar (at least), new — each an offset and a visible bar.
+        QVERIFY(v->waterfall()->plottableCount() >= 6);
+        QTableView *table = v->opTable();
+        QVERIFY(table->model()->rowCount() > 20);
+        // Sorted by the change per step, time saved first: the DataLoader on top.
+        QCOMPARE(table->model()->index(0, OpDeltaTableModel::Name).data().toString(),
+                 QStringLiteral("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        v->setFilterText(QStringLiteral("cudnn"));
+        QVERIFY(table->model()->rowCount() > 0);
+        for (int i = 0; i < table->model()->rowCount(); ++i)
+            QVERIFY(table->model()->index(i, OpDeltaTableModel::Name).data().toString().contains(QStringLiteral("cudnn"), Qt::CaseInsensitive));
+        v->setFilterText({});
+        // Export as a user does, from the shown window: the caption names both runs.
+        c->show();
+        QVERIFY(QTest::qWaitForWindowExposed(c));
+        QTest::qWait(50);
+        QVERIFY(c->caption().size() == 3 && c->caption()[0].startsWith(QStringLiteral("base: ")) && c->caption()[1].contains(m_fixed));
+        QDir().mkpath(QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output"));
+        const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output/compare_window.png");
+        QVERIFY2(c->exportTo(png).isEmpty(), qPrintable(c->exportTo(png)));
+        const QImage img(png);
+        QVERIFY(img.width() >= 1200 && img.height() > 860);
+        const QString svg = m_dir.filePath(QStringLiteral("compare.svg"));
+        QVERIFY(c->exportTo(svg).isEmpty());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("step time"));
+        delete c;
+    }
+
+    void unreadableSideIsNamed() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        QVERIFY2(openIn(w, m_input), qPrintable(w.lastError()));
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-run"));
+        gui::CompareWindow *c = w.compareWith(missing);
+        QSignalSpy done(c, &gui::CompareWindow::finished);
+        QVERIFY(done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY2(c->lastError().contains(QStringLiteral("new side")) && c->lastError().contains(missing), qPrintable(c->lastError()));
+        QVERIFY(c->exportTo(m_dir.filePath(QStringLiteral("x.png"))).contains(QStringLiteral("not ready")));
+        delete c;
+    }
+};
+
+QTEST_MAIN(TestGuiCompare)
+#include "tst_gui_compare.moc"
