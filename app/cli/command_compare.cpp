@@ -79,7 +79,7 @@ int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams
     Side next{"new", in.next, in.nextRun, {}, {}, nullptr};
     for (Side *side : {&base, &next})
         if (const auto code = load(*side, options, io)) return *code;
-    out = RunComparison::compare(*base.run, base.path, *next.run, next.path);
+    out = RunComparison::compare(*base.run, in.baseLabel.value_or(base.path), *next.run, in.nextLabel.value_or(next.path));
     if (inputPaths) {
         *inputPaths = base.session->inputPaths();
         for (const std::string &p : next.session->inputPaths()) inputPaths->push_back(p);
@@ -111,8 +111,8 @@ int runCompare(const std::vector<std::string> &args, Streams io) {
         }
     RunComparison c;
     std::vector<std::string> inputs;
-    const int code = compareInputs({a.positional()[0], a.value("--base-run"), a.positional()[1], a.value("--new-run")}, options,
-                                   io, c, &inputs);
+    const int code = compareInputs({a.positional()[0], a.value("--base-run"), a.positional()[1], a.value("--new-run"), {}, {}},
+                                   options, io, c, &inputs);
     if (code != Ok && code != Partial) return code;
     const std::string text = format == "json" ? ComparisonFormatter::json(c)
                            : format == "markdown" ? ComparisonFormatter::markdown(c)

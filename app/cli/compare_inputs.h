@@ -18,6 +18,8 @@ struct CompareInputs {
     std::optional<std::string> baseRun;
     std::string next;
     std::optional<std::string> nextRun;
+    // What the comparison calls each side (default: its path), e.g. the logdir a session was made from.
+    std::optional<std::string> baseLabel, nextLabel;
 };
 
 // Ok or Partial with `out` filled; Usage or Unreadable (message printed) otherwise. `inputPaths`

@@ -1,6 +1,7 @@
 #include "app/gui/compare_window.h"
 
 #include "app/cli/compare_inputs.h"
+#include "app/cli/input_session.h"
 #include "app/gui/export_dialog.h"
 #include "views/export/view_exporter.h"
 
@@ -11,15 +12,21 @@
 #include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include <sstream>
 
 namespace stepscope::gui {
 
-CompareWindow::CompareWindow(QWidget *parent) : QMainWindow(parent), m_view(new CompareView(this)) {
+CompareWindow::CompareWindow(QWidget *parent)
+    : QMainWindow(parent), m_tabs(new QTabWidget(this)), m_view(new CompareView(m_tabs)), m_timelines(new AlignedTimelines(m_tabs)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Stepscope — compare"));
-    setCentralWidget(m_view);
+    m_tabs->addTab(m_view, tr("&Summary"));
+    m_tabs->addTab(m_timelines, tr("&Timelines"));
+    m_tabs->setTabEnabled(1, false);
+    setCentralWidget(m_tabs);
+    connect(m_view, &CompareView::opSelected, m_timelines, [this](const QString &name, int) { m_timelines->search(name); });
     resize(1200, 860);
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Export View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &CompareWindow::exportDialog);
@@ -29,35 +36,58 @@ CompareWindow::CompareWindow(QWidget *parent) : QMainWindow(parent), m_view(new 
 
 CompareWindow::~CompareWindow() {
     if (m_worker.joinable()) m_worker.join();
+    delete m_tabs;  // closes the timelines' sessions before the scratch folder goes
 }
 
-void CompareWindow::start(const QString &base, const QString &next, const ReportOptions &options) {
+void CompareWindow::start(const QString &base, const QString &next, const ReportOptions &options, const QString &baseLabel) {
     if (m_worker.joinable()) m_worker.join();
     m_ready = false;
     m_error.clear();
     m_view->setMessage(tr("Comparing %1 with %2: importing and analysing both…").arg(base, next));
     setWindowTitle(tr("Stepscope — compare %1 → %2").arg(QFileInfo(base).fileName(), QFileInfo(next).fileName()));
     QPointer<CompareWindow> self(this);
-    const cli::CompareInputs in{base.toStdString(), std::nullopt, next.toStdString(), std::nullopt};
-    m_worker = std::thread([self, in, options] {
+    const std::string scratch = m_scratch.filePath(QStringLiteral("new.stepscope")).toStdString();
+    const std::optional<std::string> label = baseLabel.isEmpty() ? std::nullopt : std::optional<std::string>(baseLabel.toStdString());
+    m_worker = std::thread([self, base = base.toStdString(), next = next.toStdString(), scratch, options, label] {
         auto result = std::make_shared<RunComparison>();
         std::ostringstream out, err;
         int code = cli::Unreadable;
+        std::string nextSession = next;
         try {
-            code = cli::compareInputs(in, options, {out, err, false}, *result);
+            // The new run gets a session of its own (its timeline reads it after the comparison).
+            if (!(std::filesystem::is_regular_file(next) && cli::isSessionFile(next))) {
+                nextSession = scratch;
+                std::filesystem::remove(scratch);
+                SessionStore store(scratch);
+                code = cli::importInto(store, {next}, {out, err, false});
+                if (code != cli::Ok && code != cli::Partial)
+                    err << "the new side (" << next << ") could not be read\n";
+            } else {
+                code = cli::Ok;
+            }
+            if (code == cli::Ok || code == cli::Partial)
+                code = cli::compareInputs({base, std::nullopt, nextSession, std::nullopt, label, next}, options,
+                                          {out, err, false}, *result);
         } catch (const std::exception &e) {
             err << e.what();
+            code = cli::Unreadable;
         }
         const bool ok = code == cli::Ok || code == cli::Partial;
         const QString message = QString::fromStdString(err.str()).trimmed();
+        const QString baseFile = QString::fromStdString(base), nextFile = QString::fromStdString(nextSession);
         QMetaObject::invokeMethod(
             qApp,
-            [self, ok, result, message] {
+            [self, ok, result, message, baseFile, nextFile] {
                 if (!self) return;
                 if (ok) {
                     self->m_view->setComparison(*result);
+                    QString error;
+                    const bool timelines = self->m_timelines->setSessions(
+                        baseFile, QString::fromStdString(result->base.label), result->base.stepStarts, nextFile,
+                        QString::fromStdString(result->next.label), result->next.stepStarts, &error);
+                    self->m_tabs->setTabEnabled(1, timelines);
                     self->m_ready = true;
-                    self->statusBar()->showMessage(message.isEmpty() ? tr("Compared") : message, 10000);
+                    self->statusBar()->showMessage(timelines ? tr("Compared") : tr("Compared; no timelines: %1").arg(error), 10000);
                 } else {
                     self->m_error = message.isEmpty() ? tr("the comparison failed") : message;
                     self->m_view->setMessage(self->m_error);
@@ -93,7 +123,7 @@ QString CompareWindow::exportTo(const QString &file, double scale) {
     options.scale = scale;
     options.decoration.title = tr("Stepscope — compare");
     options.decoration.caption = caption();
-    return ViewExporter::exportWidget(m_view, file, options);
+    return ViewExporter::exportWidget(m_tabs->currentWidget(), file, options);
 }
 
 void CompareWindow::exportDialog() {

@@ -1,17 +1,23 @@
 #pragma once
 // CompareWindow: File ▸ Compare With… — the open session as the base, another logdir, trace or
-// session as the new run. It imports and analyses both on a worker thread (compareInputs, the same
-// as `stepscope compare`; the window says "Comparing…" meanwhile and names the side that failed),
-// then shows them in a CompareView. File ▸ Export (Ctrl+E) writes the view through ViewExporter
-// (PNG/SVG/PDF) with a caption naming both runs. Closing the window waits for a running import.
+// session as the new run. On a worker thread it imports the new run into a session of the window's
+// own (removed with it) and compares the two (compareInputs, the same as `stepscope compare`); the
+// window says "Comparing…" meanwhile and names the side that failed. Then a Summary tab
+// (CompareView) and a Timelines tab (AlignedTimelines: both runs stacked, step-aligned, linked zoom).
+// File ▸ Export (Ctrl+E) writes the current tab through ViewExporter (PNG/SVG/PDF) with a caption
+// naming both runs. Closing the window waits for a running import.
 
 #include "models/analysis/report_builder.h"
+#include "views/compare/aligned_timelines.h"
 #include "views/compare/compare_view.h"
 
 #include <QMainWindow>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <thread>
+
+class QTabWidget;
 
 namespace stepscope::gui {
 
@@ -22,8 +28,11 @@ public:
     ~CompareWindow() override;
 
     // Compares `base` with `next` (paths `report` takes); the result arrives as finished().
-    void start(const QString &base, const QString &next, const ReportOptions &options);
+    // `baseLabel` names the base in the views (e.g. the logdir its session was made from).
+    void start(const QString &base, const QString &next, const ReportOptions &options, const QString &baseLabel = {});
     CompareView *view() const { return m_view; }
+    AlignedTimelines *timelines() const { return m_timelines; }
+    QTabWidget *tabs() const { return m_tabs; }
     QString lastError() const { return m_error; }
     // The caption lines of an export: both runs and the change. Empty before a comparison.
     QStringList caption() const;
@@ -36,7 +45,10 @@ signals:
 private:
     void exportDialog();
 
+    QTabWidget *m_tabs;
     CompareView *m_view;
+    AlignedTimelines *m_timelines;
+    QTemporaryDir m_scratch;  // the new run's session, when it was not one already
     std::thread m_worker;
     bool m_ready = false;
     QString m_error;

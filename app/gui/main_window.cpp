@@ -323,7 +323,17 @@ CompareWindow *MainWindow::compareWith(const QString &path) {
     auto *window = new CompareWindow(this);
     window->setWindowFlag(Qt::Window);
     connect(window->view(), &CompareView::opSelected, m_timeline, [this](const QString &name, int) { m_timeline->search(name); });
-    window->start(QString::fromStdString(m_session->store()->path().string()), path, options);
+    // The base is named by what its session was made from: the one file, or the folder holding them.
+    std::filesystem::path common;
+    for (const SourceRow &s : SessionReader(*m_session->store()).sources()) {
+        const std::filesystem::path p(s.path);
+        if (common.empty()) common = p;
+        else
+            while (!common.empty() && std::mismatch(common.begin(), common.end(), p.begin(), p.end()).first != common.end())
+                common = common.parent_path();
+    }
+    window->start(QString::fromStdString(m_session->store()->path().string()), path, options,
+                  QString::fromStdString(common.string()));
     if (m_mode == Mode::Interactive) window->show();
     return window;
 }

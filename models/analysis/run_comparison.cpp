@@ -21,6 +21,7 @@ ComparedRun describe(const RunReport &r, const std::string &label) {
     c.bottleneck = r.analysis.bottleneck;
     c.gpuBusyPct = r.analysis.gpuBusyPct;
     c.gpuTraced = r.analysis.gpuTraced;
+    for (const AnalysisStep &s : r.analysis.steps.steps) c.stepStarts.push_back({s.step, s.start});
     return c;
 }
 

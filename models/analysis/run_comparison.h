@@ -24,6 +24,7 @@ struct ComparedRun {
     std::string bottleneck;
     double gpuBusyPct = 0;
     bool gpuTraced = false;
+    std::vector<std::pair<int64_t, int64_t>> stepStarts;  // (step number, device-time start, absolute ns)
 };
 
 struct CategoryDelta {

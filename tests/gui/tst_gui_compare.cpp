@@ -1,7 +1,7 @@
 // File ▸ Compare With… (issue #13): the open session is the base, a second logdir the new run; the
 // compare window fills (header with the change, waterfall bars per moved category, the op delta
-// table sorted by time saved, findings resolved), filters, exports with a caption naming both runs,
-// and says which side it could not read.
+// table sorted by time saved, findings resolved), filters, exports with a caption naming both runs;
+// its Timelines tab stacks both runs step-aligned with linked zoom; it says which side it could not read.
 
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QImage>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -83,12 +84,52 @@ private slots:
         const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output/compare_window.png");
         QVERIFY2(c->exportTo(png).isEmpty(), qPrintable(c->exportTo(png)));
         const QImage img(png);
-        QVERIFY(img.width() >= 1200 && img.height() > 860);
+        QVERIFY2(img.width() > 1100 && img.height() > 800, qPrintable(QStringLiteral("%1x%2").arg(img.width()).arg(img.height())));
         const QString svg = m_dir.filePath(QStringLiteral("compare.svg"));
         QVERIFY(c->exportTo(svg).isEmpty());
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("step time"));
+        delete c;
+    }
+
+    // The Timelines tab: both runs stacked, aligned at a step; zooming either moves the other by the
+    // same amount from that step.
+    void timelinesAreStepAlignedAndLinked() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        QVERIFY2(openIn(w, m_input), qPrintable(w.lastError()));
+        gui::CompareWindow *c = w.compareWith(m_fixed);
+        QSignalSpy done(c, &gui::CompareWindow::finished);
+        QVERIFY(done.wait(120000));
+        QVERIFY(done.first().first().toBool());
+        QVERIFY(c->tabs()->isTabEnabled(1));
+        AlignedTimelines *t = c->timelines();
+        const RunComparison &r = c->view()->comparison();
+        QCOMPARE(t->alignedStep(), r.base.stepStarts.front().first);  // the first step both have
+        // Aligned at step 5: it starts at the same relative place, the base zoomed to it.
+        QVERIFY(t->alignAt(5));
+        int64_t base5 = 0, new5 = 0;
+        for (const auto &[n, s] : r.base.stepStarts) if (n == 5) base5 = s;
+        for (const auto &[n, s] : r.next.stepStarts) if (n == 5) new5 = s;
+        QCOMPARE(t->offset(), new5 - base5);
+        QCOMPARE(t->baseTime()->range().start, base5);
+        QCOMPARE(t->newTime()->range().start, new5);
+        QCOMPARE(t->newTime()->range().duration(), t->baseTime()->range().duration());
+        // A zoom on the base moves the new run; a pan on the new run moves the base.
+        t->baseTime()->setRange({base5 + 1'000'000, base5 + 21'000'000});
+        QCOMPARE(t->newTime()->range().start, new5 + 1'000'000);
+        QCOMPARE(t->newTime()->range().end, new5 + 21'000'000);
+        t->newTime()->setRange({new5 + 5'000'000, new5 + 15'000'000});
+        QCOMPARE(t->baseTime()->range().start, base5 + 5'000'000);
+        QCOMPARE(t->baseTime()->range().end, base5 + 15'000'000);
+        QVERIFY(!t->alignAt(999));  // a step neither has
+        c->tabs()->setCurrentIndex(1);
+        c->resize(1200, 900);
+        c->show();
+        QVERIFY(QTest::qWaitForWindowExposed(c));
+        QTest::qWait(100);
+        const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output/compare_timelines.png");
+        QVERIFY(c->exportTo(png).isEmpty());
         delete c;
     }
 
