@@ -16,6 +16,7 @@ std::string helpText() {
 
 Usage:
   stepscope [PATH...]                       open the GUI (PATH: logdir, trace file, metrics file, or .stepscope)
+  stepscope --compare BASE NEW              open BASE in the GUI and compare it with NEW
   stepscope import PATH... -o S.stepscope [--run NAME|all] [--offset SOURCE=±DURATION]...
                                             build a session file, print a summary
   stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
@@ -47,7 +48,7 @@ bool isCommand(const std::vector<std::string> &args) {
 }
 
 bool isMistypedCommand(const std::vector<std::string> &args) {
-    if (args.empty() || isCommand(args)) return false;
+    if (args.empty() || isCommand(args) || args.front() == "--compare") return false;
     std::error_code ec;
     return !std::filesystem::exists(args.front(), ec) && !std::filesystem::is_symlink(args.front(), ec);
 }

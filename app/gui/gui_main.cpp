@@ -6,6 +6,8 @@
 
 #include <QApplication>
 
+#include <memory>
+
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -49,6 +51,25 @@ int runGui(int argc, char **argv, const std::vector<std::string> &args) {
     window.show();
     QStringList paths;
     for (const std::string &a : args) paths << QString::fromStdString(a);
+    if (!paths.isEmpty() && paths.front() == QLatin1String("--compare")) {
+        // stepscope --compare BASE NEW: BASE opens as usual, then the compare window with NEW.
+        if (paths.size() != 3) {
+            std::cerr << "stepscope: --compare wants two paths: stepscope --compare BASE NEW\n";
+            return cli::Usage;
+        }
+        const QString next = paths[2];
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(&window, &MainWindow::importFinished, &window, [&window, next, connection](bool ok) {
+            QObject::disconnect(*connection);
+            if (ok) window.compareWith(next);
+        });
+        window.openPaths({paths[1]});
+        if (!window.importWorker()->busy()) {  // a session file opens at once: no import to wait for
+            QObject::disconnect(*connection);
+            if (window.session()->isOpen()) window.compareWith(next);
+        }
+        return app.exec();
+    }
     if (!paths.isEmpty()) window.openPaths(paths);
     return app.exec();
 }
