@@ -156,6 +156,18 @@ void StepSimulator::memoryEvent(Lane &l, int64_t bytes) {
         .end();
 }
 
+void StepSimulator::inefficientOp(Lane &l) {
+    static constexpr KernelSpec kSlow{kInefficientKernel, 0, {1, 1, 1}, {32, 1, 1}, 16, 0, 1};
+    const Scope scope = open(l, "cpu_op", "aten::cumsum", us(l, 8, 14));
+    const int64_t corr = nextCorrelation_++;
+    const int64_t launchTs = l.cpu;
+    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 3, 6), corr, scope.ext);
+    const int64_t start = std::max(launchTs + kLaunchLatencyNs, l.stream + 1'000);
+    kernel(l, kSlow, kComputeStream, start, setup_.inefficientKernelNs, corr, scope.ext, 0);
+    l.stream = start + setup_.inefficientKernelNs;
+    close(l, scope, us(l, 3, 6));
+}
+
 void StepSimulator::runStep(int64_t stepNumber) {
     const StepShape shape = shaper_.shapeFor(stepNumber);
     nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
@@ -191,7 +203,7 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     const int64_t bucketNs = shape.collectiveNs / shape.buckets;
     const int64_t bucketElems = 25LL * 1024 * 1024 / 4; // DDP's 25 MB buckets of float32
     int backwardSeen = 0, bucketsLaunched = 0;
-    bool inOptimizer = false;
+    bool inOptimizer = false, forwardDone = false;
     Scope optimizer{};
     for (const auto &p : program_.ops()) {
         if (p.phase == Phase::Optimizer && !inOptimizer) {
@@ -207,6 +219,10 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
             }
             optimizer = open(l, "user_annotation", "Optimizer.step#SGD.step", us(l, 20, 40));
             inOptimizer = true;
+        }
+        if (p.phase != Phase::Forward && !forwardDone) {
+            forwardDone = true;
+            if (setup_.inefficientKernelNs > 0) inefficientOp(l);
         }
         op(l, *p.op, shape);
         if (setup_.profileMemory && p.phase == Phase::Forward && actPart > 0) {

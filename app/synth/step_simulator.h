@@ -32,6 +32,7 @@ struct SimulationSetup {
     int kernelsPerStep = 0;  // 0 = the bottleneck's default
     int checkpointEvery = 0; // 0 = every 10th step for the checkpoint bottleneck, never otherwise
     bool profileMemory = false; // allocator [memory] instants (see kStaticBytes)
+    int64_t inefficientKernelNs = 0; // > 0: inefficientOp() at the end of each forward pass
 };
 
 class StepSimulator {
@@ -45,6 +46,8 @@ public:
     static constexpr int64_t kStaticBytes = int64_t(3) << 30;        // 3 GiB
     static constexpr int64_t kActivationBytes = int64_t(6) << 30;    // 6 GiB per step
     static constexpr int64_t kReservedBytes = int64_t(10) << 30;     // 10 GiB
+    static constexpr std::string_view kInefficientKernel =
+        "void stepscope_synth::inefficient_scan_kernel<float, 1>(float const*, float*, int)";
 
     StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder);
 
@@ -82,6 +85,8 @@ private:
     void op(Lane &l, const OpSpec &spec, const StepShape &shape);
     void allReduceBucket(Lane &l, int64_t durNs, int64_t elems);
     void lossItem(Lane &l, const StepShape &shape);
+    // aten::cumsum launching kInefficientKernel (grid 1, block 32) for setup_.inefficientKernelNs.
+    void inefficientOp(Lane &l);
     void callback(Lane &l, const StepShape &shape);
     void checkpoint(Lane &l, const StepShape &shape);
 

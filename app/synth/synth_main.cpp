@@ -33,6 +33,8 @@ constexpr const char *kUsage =
     "  --gzip-level L         0..9 (default 6; 1 is much faster for huge outputs)\n"
     "  --checkpoint-every K   save a checkpoint every K-th step (default: 10 for checkpoint, else never)\n"
     "  --first-step N         number of the first ProfilerStep#N (default 1)\n"
+    "  --inefficient-kernel MS  one deliberately inefficient kernel (grid 1, block 32) of MS ms per step,\n"
+    "                         launched by aten::cumsum after the forward pass\n"
     "  --profile-memory       allocator [memory] events (profile_memory=True): 3 GiB static, 6 GiB of\n"
     "                         activations per step, 10 GiB reserved, on each 80 GB GPU\n"
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
@@ -96,6 +98,8 @@ int main(int argc, char **argv) {
             ok = parseNumber(value, opt.gzipLevel);
         else if (flag == "--checkpoint-every")
             ok = parseNumber(value, opt.checkpointEvery);
+        else if (flag == "--inefficient-kernel")
+            ok = parseNumber(value, opt.inefficientKernelMs) && opt.inefficientKernelMs > 0;
         else if (flag == "--first-step")
             ok = parseNumber(value, opt.firstStep);
         else if (flag == "--epoch-start-ns")

@@ -24,7 +24,8 @@ constexpr int kMaxKernelsPerStep = 1'000'000;
 constexpr int64_t kPreferredMaxSteps = 1000; // beyond this a target grows the steps instead
 
 SimulationSetup setupFor(const SyntheticProfileOptions &o) {
-    return {o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory};
+    return {o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
+            int64_t(o.inefficientKernelMs) * 1'000'000};
 }
 
 // Events one (non-checkpoint) step adds, and the fixed events around the steps, for a given size.
@@ -95,7 +96,7 @@ SyntheticProfileGenerator::SyntheticProfileGenerator(const SyntheticProfileOptio
         throw std::invalid_argument("target events must be 0 (off) or up to 2e10");
     if (o.gzipLevel < 0 || o.gzipLevel > 9)
         throw std::invalid_argument("gzip level must be 0..9");
-    if (o.firstStep < 0 || o.checkpointEvery < 0 || o.epochStartNs < 0)
+    if (o.firstStep < 0 || o.checkpointEvery < 0 || o.epochStartNs < 0 || o.inefficientKernelMs < 0 || o.inefficientKernelMs > 100'000)
         throw std::invalid_argument("first step, checkpoint interval and epoch start must not be negative");
 
     const bool autoKernels = o.kernelsPerStep == 0;

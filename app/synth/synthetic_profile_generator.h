@@ -31,6 +31,9 @@ struct SyntheticProfileOptions {
     // allocated before the first step, kActivationBytes allocated over the forward pass of each
     // step and freed over its backward pass (step_simulator.h).
     bool profileMemory = false;
+    // > 0: one deliberately inefficient kernel (a single 32-thread block) of this many ms per step and
+    // GPU, launched by aten::cumsum at the end of the forward pass (step_simulator.h).
+    int inefficientKernelMs = 0;
 };
 
 struct SyntheticProfileStats {

@@ -62,20 +62,17 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
     }
 
     std::map<std::pair<std::string, int>, OpDelta> ops;  // by (name, device)
-    for (const OpStat &o : base.analysis.ops) {
-        OpDelta &d = ops[{o.name, o.device}];
-        d.name = o.name;
-        d.device = o.device;
-        d.baseCount += o.count;
-        d.baseTotalMs += double(o.totalNs) / 1e6;
-    }
-    for (const OpStat &o : next.analysis.ops) {
-        OpDelta &d = ops[{o.name, o.device}];
-        d.name = o.name;
-        d.device = o.device;
-        d.newCount += o.count;
-        d.newTotalMs += double(o.totalNs) / 1e6;
-    }
+    auto add = [&ops](const std::vector<OpStat> &stats, bool isBase) {
+        for (const OpStat &o : stats) {
+            OpDelta &d = ops[{o.name, o.device}];
+            d.name = o.name;
+            d.device = o.device;
+            (isBase ? d.baseCount : d.newCount) += o.count;
+            (isBase ? d.baseTotalMs : d.newTotalMs) += double(o.totalNs) / 1e6;
+        }
+    };
+    add(base.analysis.ops, true);
+    add(next.analysis.ops, false);
     c.ops.reserve(ops.size());
     for (auto &[key, d] : ops) {
         d.baseMsPerStep = c.base.steps > 0 ? d.baseTotalMs / double(c.base.steps) : 0.0;

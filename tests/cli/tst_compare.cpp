@@ -2,8 +2,10 @@
 // self-compare, runs of different lengths, missing batch sizes and steps, bad sides, and the text
 // and markdown pages.
 
+#include "app/synth/step_simulator.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "tests/cli/cli_test_support.h"
+#include "tests/cli/compare_test_support.h"
 #include "tests/test_support.h"
 
 #include <QJsonArray>
@@ -15,7 +17,7 @@
 #include <fstream>
 
 using namespace stepscope;
-using test::runCli;
+using namespace stepscope::test;
 
 namespace {
 
@@ -52,25 +54,9 @@ std::string write(const QTemporaryDir &dir, const std::string &name, const std::
     return path;
 }
 
-QJsonObject parse(const std::string &text) { return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object(); }
 
-QJsonObject categoryOf(const QJsonObject &c, const QString &name) {
-    for (const QJsonValue &v : c["categories"].toArray())
-        if (v.toObject()["category"].toString() == name) return v.toObject();
-    return {};
-}
 
-QJsonObject opOf(const QJsonObject &c, const QString &name) {
-    for (const QJsonValue &v : c["ops"].toArray())
-        if (v.toObject()["name"].toString() == name) return v.toObject();
-    return {};
-}
 
-QStringList rulesOf(const QJsonObject &c, const char *which) {
-    QStringList out;
-    for (const QJsonValue &v : c["findings"].toObject()[which].toArray()) out << v.toString();
-    return out;
-}
 
 const QString kLoader = QStringLiteral("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
 
@@ -89,7 +75,7 @@ private slots:
         const std::string next = write(dir, "new.pt.trace.json", trainingLoop(3, 2, 48));
         const auto r = runCli({"compare", base, next, "--format", "json", "--batch-size", "10"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const QJsonObject c = parse(r.out);
+        const QJsonObject c = parseJson(r.out);
         QCOMPARE(c["stepscope_compare"].toInt(), 1);
         QCOMPARE(c["base"].toObject()["steps"].toInt(), 2);
         QCOMPARE(c["new"].toObject()["steps"].toInt(), 3);
@@ -146,7 +132,7 @@ private slots:
         }
         const auto r = runCli({"compare", (root / "input").string(), (root / "none").string(), "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const QJsonObject c = parse(r.out);
+        const QJsonObject c = parseJson(r.out);
         QCOMPARE(categoryOf(c, "device_compute")["delta_ms"].toDouble(), 0.0);
         const QJsonObject input = categoryOf(c, "input");
         QVERIFY(input["base_ms"].toDouble() > 80);
@@ -159,11 +145,59 @@ private slots:
         QCOMPARE(c["new"].toObject()["bottleneck"].toString(), QStringLiteral("device_compute"));
     }
 
+    // The same loop with one deliberately inefficient kernel added (20 ms per step): the kernel is
+    // "new", the biggest change, and the GPU compute grows by about its time.
+    void addedInefficientKernel() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        for (const auto &[name, ms] : {std::pair{"plain", 0}, std::pair{"slow", 20}}) {
+            synth::SyntheticProfileOptions o;
+            o.steps = 10;
+            o.seed = 4;
+            o.inefficientKernelMs = ms;
+            synth::SyntheticProfileGenerator(o).generate(root / name / "trace.pt.trace.json.gz", {});
+        }
+        const auto r = runCli({"compare", (root / "plain").string(), (root / "slow").string(), "--format", "json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QJsonObject c = parseJson(r.out);
+        const QString slow = QString::fromLatin1(synth::StepSimulator::kInefficientKernel.data(),
+                                                 qsizetype(synth::StepSimulator::kInefficientKernel.size()));
+        const QJsonObject kernel = opOf(c, slow);
+        QCOMPARE(kernel["status"].toString(), QStringLiteral("new"));
+        QCOMPARE(kernel["side"].toString(), QStringLiteral("device"));
+        QCOMPARE(kernel["delta_ms"].toDouble(), 20.0);
+        // Among the biggest changes: with it, the host's wait for the GPU (loss.item, its
+        // _local_scalar_dense and their cudaStreamSynchronize) grows by the same 20 ms.
+        bool top = false;
+        for (int i = 0; i < 4; ++i) top |= c["ops"].toArray()[i].toObject()["name"].toString() == slow;
+        QVERIFY(top);
+        const double sync = opOf(c, "cudaStreamSynchronize")["delta_ms"].toDouble();
+        QVERIFY2(sync > 17 && sync < 23, qPrintable(QString::number(sync)));
+        const double compute = categoryOf(c, "device_compute")["delta_ms"].toDouble();
+        QVERIFY2(compute > 17 && compute < 23, qPrintable(QString::number(compute)));
+        QVERIFY(c["step_time_change_pct"].toDouble() > 0);
+        QCOMPARE(opOf(c, "aten::cumsum")["status"].toString(), QStringLiteral("new"));
+    }
+
+    // --steps applies to both sides: one step each.
+    void stepsOnBothSides() {
+        QTemporaryDir dir;
+        const std::string base = write(dir, "base.pt.trace.json", trainingLoop(4, 60, 40));
+        const std::string next = write(dir, "new.pt.trace.json", trainingLoop(4, 2, 48));
+        const auto r = runCli({"compare", base, next, "--format", "json", "--steps", "2-3"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QJsonObject c = parseJson(r.out);
+        QCOMPARE(c["base"].toObject()["steps"].toInt(), 2);
+        QCOMPARE(c["new"].toObject()["steps"].toInt(), 2);
+        QCOMPARE(opOf(c, kLoader)["base_total_ms"].toDouble(), 120.0);
+        QCOMPARE(opOf(c, kLoader)["new_total_ms"].toDouble(), 4.0);
+    }
+
     void selfCompareHasNoDelta() {
         const std::string demo = STEPSCOPE_BINARY_DIR "/demo";
         const auto r = runCli({"compare", demo, demo, "--format", "json", "--batch-size", "32"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const QJsonObject c = parse(r.out);
+        const QJsonObject c = parseJson(r.out);
         QCOMPARE(c["step_time_change_pct"].toDouble(), 0.0);
         QCOMPARE(c["samples_per_s_change_pct"].toDouble(), 0.0);
         for (const QJsonValue &v : c["categories"].toArray()) QCOMPARE(v.toObject()["delta_ms"].toDouble(), 0.0);
@@ -189,7 +223,7 @@ private slots:
         const std::string next = write(dir, "new.pt.trace.json", other);
         const auto r = runCli({"compare", base, next, "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const QJsonObject c = parse(r.out);
+        const QJsonObject c = parseJson(r.out);
         QVERIFY(c["samples_per_s_change_pct"].isNull());
         QVERIFY(c["base"].toObject()["samples_per_s"].isNull());
         QCOMPARE(opOf(c, "gemm_v2")["status"].toString(), QStringLiteral("new"));
@@ -203,7 +237,7 @@ private slots:
         QVERIFY2(notes.contains(QStringLiteral("throughput not compared")), qPrintable(notes));
         // Gone: the other way round.
         const auto back = runCli({"compare", next, base, "--format", "json"});
-        QCOMPARE(opOf(parse(back.out), "gemm_v2")["status"].toString(), QStringLiteral("gone"));
+        QCOMPARE(opOf(parseJson(back.out), "gemm_v2")["status"].toString(), QStringLiteral("gone"));
     }
 
     void badSides() {
@@ -229,8 +263,8 @@ private slots:
         QVERIFY2(r.err.find("holds 2 runs") != std::string::npos && r.err.find("--base-run") != std::string::npos, r.err.c_str());
         r = runCli({"compare", two.path().toStdString(), good, "--base-run", "b", "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        QCOMPARE(parse(r.out)["base"].toObject()["run"].toString(), QStringLiteral("b"));
-        QCOMPARE(parse(r.out)["base"].toObject()["step_time_ms"].toObject()["mean"].toDouble(), 70.0);
+        QCOMPARE(parseJson(r.out)["base"].toObject()["run"].toString(), QStringLiteral("b"));
+        QCOMPARE(parseJson(r.out)["base"].toObject()["step_time_ms"].toObject()["mean"].toDouble(), 70.0);
         // The output may not be one of the inputs.
         QCOMPARE(runCli({"compare", good, good, "-o", good}).code, 1);
     }

@@ -3,6 +3,7 @@
 // resolved), and HTA's trace_diff control/test pair (issue #13).
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/cli/compare_test_support.h"
 #include "tests/test_support.h"
 
 #include <QJsonArray>
@@ -11,23 +12,7 @@
 #include <QtTest>
 
 using namespace stepscope;
-using test::runCli;
-
-namespace {
-QJsonObject parse(const std::string &text) { return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object(); }
-
-QJsonObject categoryOf(const QJsonObject &c, const QString &name) {
-    for (const QJsonValue &v : c["categories"].toArray())
-        if (v.toObject()["category"].toString() == name) return v.toObject();
-    return {};
-}
-
-QStringList rulesOf(const QJsonObject &c, const char *which) {
-    QStringList out;
-    for (const QJsonValue &v : c["findings"].toObject()[which].toArray()) out << v.toString();
-    return out;
-}
-} // namespace
+using namespace stepscope::test;
 
 class TestSamplesCompare : public QObject {
     Q_OBJECT
@@ -38,7 +23,7 @@ private slots:
         const auto r = runCli({"compare", (dir / "resnet50_profiler_api_num_workers_0").string(),
                                (dir / "resnet50_profiler_api_num_workers_4").string(), "--format", "json"});
         QVERIFY2(r.code == 0 || r.code == 3, r.err.c_str());
-        const QJsonObject c = parse(r.out);
+        const QJsonObject c = parseJson(r.out);
         const QJsonObject input = categoryOf(c, "input");
         QVERIFY2(input["delta_ms"].toDouble() < -0.8 * input["base_ms"].toDouble(), qPrintable(QString::number(input["delta_ms"].toDouble())));
         QVERIFY(c["step_time_change_pct"].toDouble() < -10);  // measured: 154.8 → 128.3 ms
@@ -47,7 +32,7 @@ private slots:
         const auto hta = runCli({"compare", (samples / "hta" / "trace_diff" / "control").string(),
                                  (samples / "hta" / "trace_diff" / "test").string(), "--format", "json"});
         QVERIFY2(hta.code == 0 || hta.code == 3, hta.err.c_str());
-        QVERIFY(parse(hta.out)["ops"].toArray().size() > 10);
+        QVERIFY(parseJson(hta.out)["ops"].toArray().size() > 10);
     }
 };
 

@@ -5,6 +5,7 @@
 #include "models/analysis/range_op_stats.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/analysis/name_column.h"
+#include "views/analysis/stats_table.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,28 +21,14 @@
 
 namespace stepscope {
 
-namespace {
-// A first click on a number column shows the biggest first (the costly ops are what one looks for);
-// on a text column, A to Z.
-class OpStatsProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
-        if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole) {
-            const bool text = section == OpStatsTableModel::Name || section == OpStatsTableModel::Side ||
-                              section == OpStatsTableModel::Device || section == OpStatsTableModel::Grid ||
-                              section == OpStatsTableModel::Block;
-            return int(text ? Qt::AscendingOrder : Qt::DescendingOrder);
-        }
-        return QSortFilterProxyModel::headerData(section, orientation, role);
-    }
-};
-} // namespace
 
 OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_runBox(new QComboBox(this)), m_sideBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
-      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new OpStatsProxy(this)),
+      m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new StatsTableProxy([](int c) {
+          return c == OpStatsTableModel::Name || c == OpStatsTableModel::Side || c == OpStatsTableModel::Device ||
+                 c == OpStatsTableModel::Grid || c == OpStatsTableModel::Block;
+      }, this)),
       m_rangeOnly(new QCheckBox(tr("Visible range only"), this)), m_scope(new QLabel(this)),
       m_rangeStats(new RangeOpStats(this)), m_rangeTimer(new QTimer(this)) {
     m_sideBox->addItems({tr("GPU ops"), tr("Host ops"), tr("All")});
@@ -64,20 +51,8 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     layout->addWidget(m_scope);
     layout->addWidget(m_table, 1);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(OpStatsTableModel::SortRole);
-    m_proxy->setFilterKeyColumn(OpStatsTableModel::Name);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_nameColumn = setUpStatsTable(m_table, m_proxy, m_model, OpStatsTableModel::SortRole, OpStatsTableModel::Name);
     m_table->sortByColumn(OpStatsTableModel::Total, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setMinimumSectionSize(40);
-    m_nameColumn = new NameColumn(m_table, OpStatsTableModel::Name);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_sideBox, &QComboBox::currentIndexChanged, this, [this](int i) {

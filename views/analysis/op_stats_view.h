@@ -16,9 +16,10 @@ class QLabel;
 class QTimer;
 class QLineEdit;
 class QTableView;
-class QSortFilterProxyModel;
 
 namespace stepscope {
+
+class StatsTableProxy;
 
 class AnalysisModel;
 class NameColumn;
@@ -57,7 +58,7 @@ private:
     QLineEdit *m_filter;
     QTableView *m_table;
     OpStatsTableModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    StatsTableProxy *m_proxy;
     QCheckBox *m_rangeOnly;
     QLabel *m_scope;
     RangeOpStats *m_rangeStats;

@@ -3,6 +3,7 @@
 #include "models/analysis/op_delta_table_model.h"
 #include "views/analysis/category_colors.h"
 #include "views/analysis/name_column.h"
+#include "views/analysis/stats_table.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -16,17 +17,6 @@
 namespace stepscope {
 
 namespace {
-
-// A first click on a number column shows the biggest first; on a text column, A to Z.
-class OpDeltaProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
-        if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
-            return int(section <= OpDeltaTableModel::Status ? Qt::AscendingOrder : Qt::DescendingOrder);
-        return QSortFilterProxyModel::headerData(section, orientation, role);
-    }
-};
 
 QString esc(const std::string &s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
@@ -52,7 +42,7 @@ QString rulesText(const std::vector<std::string> &rules) {
 CompareView::CompareView(QWidget *parent)
     : QWidget(parent), m_header(new QLabel(this)), m_notes(new QLabel(this)), m_findings(new QLabel(this)),
       m_waterfall(new QCustomPlot(this)), m_filter(new QLineEdit(this)), m_table(new QTableView(this)),
-      m_model(new OpDeltaTableModel(this)), m_proxy(new OpDeltaProxy(this)) {
+      m_model(new OpDeltaTableModel(this)), m_proxy(new StatsTableProxy([](int c) { return c <= OpDeltaTableModel::Status; }, this)) {
     for (QLabel *l : {m_header, m_notes, m_findings}) {
         l->setWordWrap(true);
         l->setTextFormat(Qt::RichText);
@@ -63,19 +53,8 @@ CompareView::CompareView(QWidget *parent)
     m_filter->setPlaceholderText(tr("Filter ops by name"));
     m_filter->setClearButtonEnabled(true);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(OpDeltaTableModel::SortRole);
-    m_proxy->setFilterKeyColumn(OpDeltaTableModel::Name);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setMinimumSectionSize(40);
-    m_nameColumn = new NameColumn(m_table, OpDeltaTableModel::Name);
+    m_nameColumn = setUpStatsTable(m_table, m_proxy, m_model, OpDeltaTableModel::SortRole,
+                                   OpDeltaTableModel::Name);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
         if (const OpDelta *o = m_model->op(m_proxy->mapToSource(index).row())) emit opSelected(QString::fromStdString(o->name), o->device);

@@ -13,10 +13,11 @@
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace stepscope {
+
+class StatsTableProxy;
 
 class NameColumn;
 class OpDeltaTableModel;
@@ -49,7 +50,7 @@ private:
     QLineEdit *m_filter;
     QTableView *m_table;
     OpDeltaTableModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    StatsTableProxy *m_proxy;
     NameColumn *m_nameColumn = nullptr;
 };
 
