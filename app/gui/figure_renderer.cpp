@@ -3,6 +3,7 @@
 #include "models/analysis/analysis_model.h"
 #include "models/annotations/annotation_model.h"
 #include "views/export/export_caption.h"
+#include "views/steps/step_time_view.h"
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
 
@@ -157,6 +158,11 @@ QString FigureRenderer::render(const FigureRequest &r, const QString &file) {
     if (r.view != QLatin1String("window")) {
         single.reset(m_window.createView(r.view));
         if (!single) return QStringLiteral("unknown view '%1'").arg(r.view);
+        // A picture of steps A-B shows their bars, not every step's.
+        const TimeRangeController *time = m_window.timeRange();
+        if (auto *steps = qobject_cast<StepTimeView *>(single.get());
+            steps && time->range().valid() && time->range().duration() < time->fullRange().duration())
+            steps->setShowOnlyRange(true);
         single->setAttribute(Qt::WA_DontShowOnScreen);
         single->resize(r.size);
         single->show();

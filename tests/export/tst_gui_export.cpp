@@ -8,7 +8,10 @@
 #include "app/cli/input_session.h"
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/analysis_model.h"
 #include "models/annotations/annotation_model.h"
+#include "models/store/session_reader.h"
+#include "views/steps/step_time_view.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
 #include "views/annotations/annotation_list_view.h"
@@ -19,6 +22,7 @@
 #include <QRegularExpression>
 #include <QTreeWidget>
 #include <QtTest>
+#include <qcustomplot.h>
 
 #include <fstream>
 #include <sstream>
@@ -111,6 +115,28 @@ private slots:
         r = runCli({"export", m_session, "--view", "timeline", "--range", "1h:2h", "-o", svg.toStdString()});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("outside the session") != std::string::npos, r.err.c_str());
+    }
+
+    // A picture of steps 5-12 shows those eight bars (was: every step, with only the caption right).
+    void stepsPictureShowsOnlyItsSteps() {
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        w.openSession(QString::fromStdString(m_session), false);
+        QVERIFY(w.session()->isOpen());
+        const RunRow run = SessionReader(*w.session()->store()).runs().front();
+        const RunAnalysis *a = AnalysisModel::of(w.session())->analysisOrStart(run.id);
+        QVERIFY(a && a->steps.steps.size() > 12);
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const AnalysisStep &s : a->steps.steps)
+            if (s.step >= 5 && s.step <= 12) lo = std::min(lo, s.start), hi = std::max(hi, s.end);
+        w.timeRange()->setRange({lo, hi});
+        std::unique_ptr<QWidget> view(w.createView(QStringLiteral("steps")));
+        auto *steps = qobject_cast<StepTimeView *>(view.get());
+        QVERIFY(steps);
+        QCOMPARE(steps->barCount(), int(a->steps.steps.size()));  // the view: every step, those in view marked
+        steps->setShowOnlyRange(true);
+        QCOMPARE(steps->barCount(), 8);
+        QCOMPARE(steps->plot()->xAxis->range().lower, 4.0);
+        QCOMPARE(steps->plot()->xAxis->range().upper, 13.0);
     }
 
     void svgKeepsTextAsText() {

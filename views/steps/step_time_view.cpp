@@ -31,6 +31,11 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
 
     m_plot->setMinimumHeight(160);
     m_plot->xAxis->setLabel(tr("step (number)"));
+    // Steps are whole numbers: ticks at 1, 2, 5, 10, … steps apart, never at 2.5.
+    QSharedPointer<QCPAxisTickerFixed> wholeSteps(new QCPAxisTickerFixed);
+    wholeSteps->setTickStep(1);
+    wholeSteps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->xAxis->setTicker(wholeSteps);
     m_plot->yAxis->setLabel(tr("step time (ms)"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
@@ -107,7 +112,7 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     reloadRuns();
 }
 
-int StepTimeView::barCount() const { return m_current ? int(m_current->steps.steps.size()) : 0; }
+int StepTimeView::barCount() const { return m_bars.empty() ? 0 : m_bars.front()->data()->size(); }
 
 int StepTimeView::stepAt(double x) const {
     if (!m_current) return -1;
@@ -151,6 +156,19 @@ void StepTimeView::reloadRuns() {
     reload();
 }
 
+void StepTimeView::setShowOnlyRange(bool on) {
+    m_onlyRange = on;
+    reload();
+}
+
+namespace {
+// A step counts as in view when the visible range covers half of it.
+bool halfInView(const AnalysisStep &s, NsRange range) {
+    const int64_t lo = std::max(s.start, range.start), hi = std::min(s.end, range.end);
+    return range.valid() && hi - lo > s.dur() / 2;
+}
+} // namespace
+
 void StepTimeView::reload() {
     m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     QVector<double> keys;
@@ -158,15 +176,21 @@ void StepTimeView::reload() {
     QVector<double> outKeys, outValues, projected;
     double maxMs = 1;
     if (m_current) {
+        bool anyInView = false;
+        for (const auto &s : m_current->steps.steps) anyInView = anyInView || halfInView(s, m_time->range());
         for (size_t k = 0; k < m_current->steps.steps.size(); ++k) {
             const auto &s = m_current->steps.steps[k];
+            if (m_onlyRange && anyInView && !halfInView(s, m_time->range())) continue;
             keys.push_back(double(s.step));
             for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
             maxMs = std::max(maxMs, double(s.dur()) / 1e6);
         }
         if (const auto &p = m_current->projection; p && p->perStepNs.size() == m_current->steps.steps.size())
-            for (int64_t ns : p->perStepNs) projected.push_back(double(ns) / 1e6);
+            for (size_t k = 0; k < p->perStepNs.size(); ++k)
+                if (!m_onlyRange || !anyInView || halfInView(m_current->steps.steps[k], m_time->range()))
+                    projected.push_back(double(p->perStepNs[k]) / 1e6);
         for (const OutlierStep &o : m_current->outliers) {
+            if (std::find(keys.begin(), keys.end(), double(o.step)) == keys.end()) continue;  // its bar is not shown
             outKeys.push_back(double(o.step));
             outValues.push_back(double(o.durNs) / 1e6 + maxMs * 0.04);
         }
@@ -227,9 +251,8 @@ void StepTimeView::applyRange(NsRange range) {
         const auto &steps = m_current->steps.steps;
         const int64_t all = steps.back().end - steps.front().start;
         for (const auto &s : steps) {
-            // A step counts as in view when the visible range (narrower than all steps) covers half of it.
-            const int64_t lo = std::max(s.start, range.start), hi = std::min(s.end, range.end);
-            if (range.valid() && range.duration() < all && hi - lo > s.dur() / 2) {
+            // Marked when the visible range is narrower than all steps and covers half of the step.
+            if (range.duration() < all && halfInView(s, range)) {
                 keys.push_back(double(s.step));
                 values.push_back(0);
             }

@@ -27,17 +27,21 @@ public:
     StepTimeView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return m_plot; }
-    int barCount() const;
+    int barCount() const;  // steps drawn
     AnnotationPlotLayer *annotations() const { return m_annotations; }
     // The breakdown text shown as the tooltip of the step at plot key x (empty when none).
     QString stepSummary(double x) const;
     // The top share of the chart kept clear of bars when notes are drawn (their labels live there).
     static constexpr double kNoteBand = 0.38;
+    // Only the bars of the steps in the visible range (an export of steps A-B); off: every step,
+    // those in view marked.
+    void setShowOnlyRange(bool on);
 
 private:
     void reloadRuns();
     void reload();
     void applyRange(NsRange range);
+    bool m_onlyRange = false;
     int stepAt(double x) const;
     void fitValueAxis();
 
