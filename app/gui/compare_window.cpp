@@ -26,7 +26,11 @@ CompareWindow::CompareWindow(QWidget *parent)
     m_tabs->addTab(m_timelines, tr("&Timelines"));
     m_tabs->setTabEnabled(1, false);
     setCentralWidget(m_tabs);
-    connect(m_view, &CompareView::opSelected, m_timelines, [this](const QString &name, int) { m_timelines->search(name); });
+    // An op activated in the table: found in both timelines, shown.
+    connect(m_view, &CompareView::opSelected, m_timelines, [this](const QString &name, int) {
+        m_timelines->search(name);
+        if (m_tabs->isTabEnabled(1)) m_tabs->setCurrentIndex(1);
+    });
     resize(1200, 860);
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Export View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &CompareWindow::exportDialog);
@@ -44,7 +48,7 @@ void CompareWindow::start(const QString &base, const QString &next, const Report
     m_ready = false;
     m_error.clear();
     m_view->setMessage(tr("Comparing %1 with %2: importing and analysing both…").arg(base, next));
-    setWindowTitle(tr("Stepscope — compare %1 → %2").arg(QFileInfo(base).fileName(), QFileInfo(next).fileName()));
+    setWindowTitle(tr("Stepscope — compare %1 → %2").arg(QFileInfo(baseLabel.isEmpty() ? base : baseLabel).fileName(), QFileInfo(next).fileName()));
     QPointer<CompareWindow> self(this);
     const std::string scratch = m_scratch.filePath(QStringLiteral("new.stepscope")).toStdString();
     const std::optional<std::string> label = baseLabel.isEmpty() ? std::nullopt : std::optional<std::string>(baseLabel.toStdString());

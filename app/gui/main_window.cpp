@@ -322,7 +322,6 @@ CompareWindow *MainWindow::compareWith(const QString &path) {
     if (m_batchSize->value() > 0) options.batchSize = m_batchSize->value();
     auto *window = new CompareWindow(this);
     window->setWindowFlag(Qt::Window);
-    connect(window->view(), &CompareView::opSelected, m_timeline, [this](const QString &name, int) { m_timeline->search(name); });
     // The base is named by what its session was made from: the one file, or the folder holding them.
     std::filesystem::path common;
     for (const SourceRow &s : SessionReader(*m_session->store()).sources()) {

@@ -6,6 +6,7 @@
 #include "importers/chrome/json_scan.h"
 #include "importers/common/byte_prefetcher.h"
 #include "importers/common/byte_source.h"
+#include "importers/common/importer_registry.h"
 #include "importers/common/string_interner.h"
 
 namespace stepscope {
@@ -24,9 +25,58 @@ constexpr double kParseShare = 0.5;
 
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
 
+// How far the sniffer walks a top-level object for a "traceEvents" key (decompressed bytes).
+constexpr int64_t kDeepSniffBytes = int64_t(1) << 30;
+
+// A top-level object whose "traceEvents" comes after keys too long for the head (a metadata block
+// first): streams the file's top-level keys — strings, nesting and escapes tracked, values skipped,
+// nothing kept — until "traceEvents": [ (true), the object's end, malformed text or the cap (false).
+bool traceEventsKeyAhead(const std::filesystem::path &file) {
+    ByteSource source(file);
+    std::vector<char> chunk;
+    int depth = 0;
+    bool inString = false, escape = false, keyString = false, expectKey = false, afterKey = false, wantArray = false;
+    std::string key;
+    int64_t seen = 0;
+    while (source.read(chunk, 1 << 20) && !chunk.empty()) {
+        for (const char c : chunk) {
+            if (inString) {
+                if (escape) escape = false;
+                else if (c == '\\') escape = true;
+                else if (c == '"') {
+                    inString = false;
+                    afterKey = keyString;
+                } else if (keyString && key.size() < 32) key += c;
+                continue;
+            }
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+            if (wantArray) return c == '[';
+            if (c == '"') {
+                inString = true;
+                keyString = depth == 1 && expectKey;
+                if (keyString) key.clear();
+                expectKey = false;
+            } else if (c == ':' && depth == 1 && afterKey) {
+                if (key == "traceEvents") wantArray = true;
+                afterKey = false;
+            } else if (c == '{' || c == '[') {
+                if (++depth == 1) expectKey = c == '{';
+                if (depth == 1 && c != '{') return false;
+            } else if (c == '}' || c == ']') {
+                if (--depth <= 0) return false;  // the top-level object ended without traceEvents
+            } else if (c == ',' && depth == 1) {
+                expectKey = true;
+            }
+        }
+        seen += int64_t(chunk.size());
+        if (seen > kDeepSniffBytes) return false;
+    }
+    return false;
+}
+
 } // namespace
 
-bool ChromeTraceImporter::sniff(const std::filesystem::path &, std::string_view head) const {
+bool ChromeTraceImporter::sniff(const std::filesystem::path &file, std::string_view head) const {
     if (head.starts_with("\xEF\xBB\xBF"))
         head.remove_prefix(3);
     const char *p = json::skipSpace(head.data(), head.data() + head.size());
@@ -37,8 +87,11 @@ bool ChromeTraceImporter::sniff(const std::filesystem::path &, std::string_view 
         if (contains(head, "\"rocprofiler-sdk-tool\"") || (contains(head, "\"schema\"") && contains(head, "\"nodes\"")))
             return false;  // rocprofv3 JSON, PyTorch execution trace: not timelines
         // Kineto may write kilobytes of deviceProperties and site keys before "traceEvents".
-        return contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") ||
-               contains(head, "\"distributedInfo\"");
+        if (contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") || contains(head, "\"distributedInfo\""))
+            return true;
+        // Another key first (a metadata block of any size, as TraceLens writes): walk the file's
+        // top-level keys for traceEvents. A head shorter than the sniff size is the whole file.
+        return head.size() >= ImporterRegistry::kSniffBytes && traceEventsKeyAhead(file);
     }
     if (*p == '[') {
         p = json::skipSpace(p + 1, end);

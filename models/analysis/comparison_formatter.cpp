@@ -37,6 +37,12 @@ QJsonObject sideJson(const ComparedRun &r) {
             {"gpu_busy_pct", r.gpuTraced ? QJsonValue(round3(r.gpuBusyPct)) : QJsonValue()}};
 }
 
+QJsonObject titlesJson(const std::map<std::string, std::string> &titles) {
+    QJsonObject o;
+    for (const auto &[rule, title] : titles) o[q(rule)] = q(title);
+    return o;
+}
+
 QJsonArray strings(const std::vector<std::string> &v) {
     QJsonArray a;
     for (const std::string &s : v) a.append(q(s));
@@ -89,7 +95,8 @@ std::string ComparisonFormatter::json(const RunComparison &c) {
                      {"samples_per_s_change_pct", orNull(c.samplesPerSecondChangePct)},
                      {"categories", categories},
                      {"ops", ops},
-                     {"findings", QJsonObject{{"resolved", strings(c.resolved)}, {"new", strings(c.added)}, {"kept", strings(c.kept)}}},
+                     {"findings", QJsonObject{{"resolved", strings(c.resolved)}, {"new", strings(c.added)}, {"kept", strings(c.kept)},
+                                              {"titles", titlesJson(c.titles)}}},
                      {"notes", strings(c.notes)}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }

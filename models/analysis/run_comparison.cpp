@@ -27,9 +27,14 @@ ComparedRun describe(const RunReport &r, const std::string &label) {
 
 double perStep(int64_t ns, int64_t steps) { return steps > 0 ? double(ns) / 1e6 / double(steps) : 0.0; }
 
-std::set<std::string> rules(const RunAnalysis &a) {
+// The rules that found something: an "info" finding says the cause is absent ("Not input-bound").
+std::set<std::string> rules(const RunAnalysis &a, std::map<std::string, std::string> &titles) {
     std::set<std::string> out;
-    for (const Finding &f : a.findings) out.insert(f.rule);
+    for (const Finding &f : a.findings)
+        if (f.severity != "info") {
+            out.insert(f.rule);
+            titles.emplace(f.rule, f.title);
+        }
     return out;
 }
 
@@ -80,7 +85,7 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
         const double change = std::abs(d.deltaMs());
         if (d.baseCount == 0) d.status = OpDelta::Status::New;
         else if (d.newCount == 0) d.status = OpDelta::Status::Gone;
-        else if (change <= std::max(1e-3, kSameShare * std::max(d.baseMsPerStep, d.newMsPerStep))) d.status = OpDelta::Status::Same;
+        else if (change <= std::max(kSameMs, kSameShare * std::max(d.baseMsPerStep, d.newMsPerStep))) d.status = OpDelta::Status::Same;
         else d.status = OpDelta::Status::Changed;
         c.ops.push_back(std::move(d));
     }
@@ -90,7 +95,7 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
         return std::max(a.baseTotalMs, a.newTotalMs) > std::max(b.baseTotalMs, b.newTotalMs);
     });
 
-    const std::set<std::string> before = rules(base.analysis), after = rules(next.analysis);
+    const std::set<std::string> before = rules(base.analysis, c.titles), after = rules(next.analysis, c.titles);
     for (const std::string &r : before) (after.count(r) ? c.kept : c.resolved).push_back(r);
     for (const std::string &r : after)
         if (!before.count(r)) c.added.push_back(r);
@@ -105,7 +110,7 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
     if (!c.samplesPerSecondChangePct)
         c.notes.push_back("no batch size on " +
                           std::string(!c.base.batchSize && !c.next.batchSize ? "either side" : !c.base.batchSize ? "the base" : "the new run") +
-                          ": throughput not compared (give --batch-size, or the Batch size box)");
+                          ": throughput not compared (give --batch-size; in the window, set the Batch size before comparing)");
     return c;
 }
 

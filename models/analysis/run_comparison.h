@@ -8,6 +8,7 @@
 
 #include "models/analysis/report_builder.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,12 +52,14 @@ struct RunComparison {
     std::optional<double> samplesPerSecondChangePct;  // null without a batch size on both sides
     std::vector<CategoryDelta> categories;         // every category, in DESIGN.md order
     std::vector<OpDelta> ops;                      // by |delta per step|, largest first
-    std::vector<std::string> resolved, added, kept;  // finding rules
+    std::vector<std::string> resolved, added, kept;  // rules of findings other than "info"
+    std::map<std::string, std::string> titles;       // rule -> a finding's title
     std::vector<std::string> notes;                // what the reader must know (whole runs, lengths)
 
     static const char *statusName(OpDelta::Status s);
-    // A change smaller than this share of the op's time per step (or under 1 µs per step) is "same".
+    // A change within this share of the op's time per step, or within kSameMs per step, is "same".
     static constexpr double kSameShare = 0.01;
+    static constexpr double kSameMs = 0.01;
 
     static RunComparison compare(const RunReport &base, const std::string &baseLabel, const RunReport &next,
                                  const std::string &nextLabel);

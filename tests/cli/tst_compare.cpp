@@ -143,6 +143,10 @@ private slots:
         QCOMPARE(c["ops"].toArray()[0].toObject()["name"].toString(), kLoader);
         QCOMPARE(c["base"].toObject()["bottleneck"].toString(), QStringLiteral("input"));
         QCOMPARE(c["new"].toObject()["bottleneck"].toString(), QStringLiteral("device_compute"));
+        // TensorFlow's input-bound rule says "Not input-bound" (info) after the fix: resolved, not kept.
+        QVERIFY(rulesOf(c, "resolved").contains(QStringLiteral("tf_input_bound")));
+        QVERIFY(!rulesOf(c, "kept").contains(QStringLiteral("tf_input_bound")));
+        QCOMPARE(c["findings"].toObject()["titles"].toObject()["tf_input_bound"].toString(), QStringLiteral("Highly input-bound"));
     }
 
     // The same loop with one deliberately inefficient kernel added (20 ms per step): the kernel is

@@ -96,7 +96,9 @@ bool AlignedTimelines::alignAt(int64_t step) {
     int64_t end = m_baseTime->fullRange().end;
     for (const auto &[n, start] : m_baseSteps)
         if (start > *a) end = std::min(end, start);
-    m_baseTime->setRange({*a, std::max(end, *a + 1)});
+    // With a margin either side, so the step's ends are seen.
+    const int64_t span = std::max<int64_t>(end - *a, 1), margin = span / 20;
+    m_baseTime->setRange({*a - margin, *a + span + margin});
     return true;
 }
 

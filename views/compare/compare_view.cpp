@@ -1,7 +1,6 @@
 #include "views/compare/compare_view.h"
 
 #include "models/analysis/op_delta_table_model.h"
-#include "views/analysis/category_colors.h"
 #include "views/analysis/name_column.h"
 #include "views/analysis/stats_table.h"
 
@@ -30,10 +29,13 @@ QString sideText(const char *role, const ComparedRun &r) {
     return t + QStringLiteral(" · bottleneck %1").arg(esc(r.bottleneck));
 }
 
-QString rulesText(const std::vector<std::string> &rules) {
+QString rulesText(const std::vector<std::string> &rules, const std::map<std::string, std::string> &titles) {
     if (rules.empty()) return QObject::tr("none");
     QStringList l;
-    for (const std::string &r : rules) l << esc(r);
+    for (const std::string &r : rules) {
+        const auto t = titles.find(r);
+        l << (t != titles.end() ? QStringLiteral("%1 <span style='color:#777'>(%2)</span>").arg(esc(t->second), esc(r)) : esc(r));
+    }
     return l.join(QStringLiteral(", "));
 }
 
@@ -48,7 +50,7 @@ CompareView::CompareView(QWidget *parent)
         l->setTextFormat(Qt::RichText);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
-    m_notes->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_notes->setStyleSheet(QStringLiteral("color: #555;"));
     m_waterfall->setMinimumHeight(220);
     m_filter->setPlaceholderText(tr("Filter ops by name"));
     m_filter->setClearButtonEnabled(true);
@@ -81,7 +83,7 @@ CompareView::CompareView(QWidget *parent)
 }
 
 void CompareView::setMessage(const QString &text) {
-    m_header->setText(text.toHtmlEscaped());
+    m_header->setText(text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     m_notes->clear();
     m_findings->clear();
     m_model->setOps({});
@@ -116,9 +118,9 @@ void CompareView::setComparison(const RunComparison &c) {
     m_notes->setText(notes.join(QStringLiteral("<br>")));
     m_notes->setVisible(!notes.isEmpty());
     m_findings->setText(tr("<b>Findings</b> resolved: %1 · new: %2 · kept: %3")
-                            .arg(rulesText(c.resolved), rulesText(c.added), rulesText(c.kept)));
+                            .arg(rulesText(c.resolved, c.titles), rulesText(c.added, c.titles), rulesText(c.kept, c.titles)));
     m_model->setOps(c.ops);
-    m_table->sortByColumn(OpDeltaTableModel::DeltaMs, Qt::AscendingOrder);  // time saved first
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the comparison's order: the biggest change either way first
     m_nameColumn->fit();
     fillWaterfall();
 }
@@ -141,8 +143,10 @@ void CompareView::fillWaterfall() {
         // Categories that moved by at least 0.5 % of the base step (or 0.01 ms) get a bar.
         if (std::abs(d.deltaMs()) < std::max(0.01, 0.005 * c.base.stepTime.meanMs)) continue;
         const double next = level + d.deltaMs();
+        // Green where time went away, red where it grew (as in the op table).
         bars.push_back({QString::fromLatin1(categoryName(d.category).data(), int(categoryName(d.category).size())),
-                        std::min(level, next), std::max(level, next), categoryColor(d.category),
+                        std::min(level, next), std::max(level, next),
+                        d.deltaMs() < 0 ? QColor(0x43, 0xa0, 0x47) : QColor(0xe5, 0x39, 0x35),
                         (d.deltaMs() > 0 ? QStringLiteral("+") : QString()) + QString::number(d.deltaMs(), 'f', 1)});
         level = next;
     }
