@@ -112,12 +112,14 @@ QStringList CompareWindow::caption() const {
             .arg(r.stepTime.meanMs, 0, 'f', 2)
             .arg(QString::fromStdString(r.bottleneck));
     };
+    const double speed = c.next.stepTime.meanMs > 0 ? c.base.stepTime.meanMs / c.next.stepTime.meanMs : 0;
     QStringList lines{side("base", c.base), side("new", c.next),
-                      tr("step time %1 → %2 ms (%3%4 %)")
+                      tr("step time %1 → %2 ms (%3%4 %, %5)")
                           .arg(c.base.stepTime.meanMs, 0, 'f', 2)
                           .arg(c.next.stepTime.meanMs, 0, 'f', 2)
                           .arg(c.stepTimeChangePct > 0 ? QStringLiteral("+") : QString())
-                          .arg(c.stepTimeChangePct, 0, 'f', 1)};
+                          .arg(c.stepTimeChangePct, 0, 'f', 1)
+                          .arg(speed >= 1 ? tr("%1× faster").arg(speed, 0, 'f', 2) : tr("%1× slower").arg(speed > 0 ? 1 / speed : 0, 0, 'f', 2))};
     return lines;
 }
 
@@ -127,7 +129,16 @@ QString CompareWindow::exportTo(const QString &file, double scale) {
     options.scale = scale;
     options.decoration.title = tr("Stepscope — compare");
     options.decoration.caption = caption();
-    return ViewExporter::exportWidget(m_tabs->currentWidget(), file, options);
+    QWidget *view = m_tabs->currentWidget();
+    if (view == m_timelines) {
+        // The picture shows the timelines and the aligned step, not the controls.
+        options.decoration.caption << tr("timelines aligned at step %1").arg(m_timelines->alignedStep());
+        m_timelines->setControlsVisible(false);
+        QCoreApplication::processEvents();
+    }
+    const QString error = ViewExporter::exportWidget(view, file, options);
+    m_timelines->setControlsVisible(true);
+    return error;
 }
 
 void CompareWindow::exportDialog() {

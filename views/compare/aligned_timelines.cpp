@@ -28,8 +28,11 @@ AlignedTimelines::AlignedTimelines(QWidget *parent)
     m_newPane = new TimelinePaneView(m_newSession, m_newTime, this);
     m_stepBox->setRange(0, 0);
     m_stepBox->setToolTip(tr("The step that starts at the same place in both timelines; zooming or panning either moves both"));
-    auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Align at step"), this));
+    m_alignRow = new QWidget(this);
+    auto *top = new QHBoxLayout(m_alignRow);
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(new QLabel(tr("Align at step"), m_alignRow));
+    m_stepBox->setParent(m_alignRow);
     top->addWidget(m_stepBox);
     top->addStretch(1);
     auto pane = [this](QLabel *label, TimelinePaneView *view) {
@@ -48,7 +51,7 @@ AlignedTimelines::AlignedTimelines(QWidget *parent)
     split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(top);
+    layout->addWidget(m_alignRow);
     layout->addWidget(split, 1);
     connect(m_baseTime, &TimeRangeController::rangeChanged, this, [this] { follow(m_baseTime, m_newTime, m_offset); });
     connect(m_newTime, &TimeRangeController::rangeChanged, this, [this] { follow(m_newTime, m_baseTime, -m_offset); });
@@ -108,6 +111,12 @@ void AlignedTimelines::follow(TimeRangeController *from, TimeRangeController *to
     const NsRange r = from->range();
     if (r.valid()) to->setRange({r.start + shift, r.end + shift});
     m_following = false;
+}
+
+void AlignedTimelines::setControlsVisible(bool on) {
+    m_alignRow->setVisible(on);
+    m_basePane->setBarVisible(on);
+    m_newPane->setBarVisible(on);
 }
 
 void AlignedTimelines::search(const QString &name) {

@@ -40,6 +40,8 @@ public:
     TimelinePaneView *newTimeline() const { return m_newPane; }
     // Finds `name` in both timelines (their search boxes).
     void search(const QString &name);
+    // Hides the align box and both timelines' bars (a picture of the timelines shows no controls).
+    void setControlsVisible(bool on);
 
 private:
     void follow(TimeRangeController *from, TimeRangeController *to, int64_t shift);
@@ -49,6 +51,7 @@ private:
     TimelinePaneView *m_basePane = nullptr, *m_newPane = nullptr;
     QLabel *m_baseLabel, *m_newLabel;
     QSpinBox *m_stepBox;
+    QWidget *m_alignRow = nullptr;
     StepStarts m_baseSteps, m_newSteps;
     int64_t m_step = 0, m_offset = 0;
     bool m_following = false;

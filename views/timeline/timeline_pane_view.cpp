@@ -102,6 +102,12 @@ void TimelinePaneView::runSearch(bool backwards) {
     backwards ? m_search->previous() : m_search->next();
 }
 
+void TimelinePaneView::setBarVisible(bool on) {
+    auto *bar = layout() && layout()->count() > 0 ? layout()->itemAt(0)->layout() : nullptr;
+    for (int i = 0; bar && i < bar->count(); ++i)
+        if (QWidget *w = bar->itemAt(i)->widget()) w->setVisible(on);
+}
+
 void TimelinePaneView::search(const QString &text) {
     m_searchField->setText(text);
     m_search->requestSearch(text.trimmed(), [this] { showNearestHit(); });

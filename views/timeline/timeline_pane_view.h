@@ -29,6 +29,9 @@ public:
     // range, else the hit nearest to it (the timeline selects and shows it). Used by MainWindow when an
     // op is selected in the op statistics.
     void search(const QString &text);
+    // Shows or hides the search / step / flows bar (hidden while a picture is taken: no controls in
+    // exports).
+    void setBarVisible(bool on);
 
 private:
     void runSearch(bool backwards);
