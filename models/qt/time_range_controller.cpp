@@ -20,7 +20,7 @@ NsRange TimeRangeController::clamp(NsRange r) const {
         r = {mid - kMinWidthNs / 2, mid + kMinWidthNs / 2};
     }
     if (m_full.valid()) {
-        // Allow a little room past the ends, never a range wider than twice the session.
+        // Room of one session width past either end: never a range wider than three sessions.
         const int64_t margin = m_full.duration();
         if (r.duration() > m_full.duration() + 2 * margin) r = {m_full.start - margin, m_full.end + margin};
         if (r.start < m_full.start - margin) r = {m_full.start - margin, m_full.start - margin + r.duration()};

@@ -141,13 +141,6 @@ void SessionWriter::finishSource(int64_t sourceId, int64_t events, int64_t warni
     st.run();
 }
 
-void SessionWriter::setSourceFormat(int64_t sourceId, const std::string &format) {
-    SqliteStatement st(m_store.db(), "UPDATE source SET format = ?2 WHERE id = ?1");
-    st.bind(1, sourceId);
-    st.bind(2, std::string_view(format));
-    st.run();
-}
-
 int64_t SessionWriter::addRun(int64_t sourceId, const RunInfo &run) {
     auto &st = m_insertRun;
     st.bind(1, sourceId);
@@ -173,13 +166,6 @@ int64_t SessionWriter::addTrack(int64_t runId, const TrackInfo &track) {
     st.bind(7, track.sortIndex);
     st.run();
     return sqlite3_last_insert_rowid(m_store.db());
-}
-
-void SessionWriter::renameTrack(int64_t trackId, const std::string &name) {
-    SqliteStatement st(m_store.db(), "UPDATE track SET name = ?2 WHERE id = ?1");
-    st.bind(1, trackId);
-    st.bind(2, std::string_view(name));
-    st.run();
 }
 
 int64_t SessionWriter::intern(std::string_view text) {

@@ -68,11 +68,9 @@ public:
     // user data such as annotations and clock offsets stays).
     int64_t addSource(const std::string &path, const std::string &format, int64_t sizeBytes);
     void finishSource(int64_t sourceId, int64_t events, int64_t warnings, SourceStatus status);
-    void setSourceFormat(int64_t sourceId, const std::string &format);
 
     int64_t addRun(int64_t sourceId, const RunInfo &run);
     int64_t addTrack(int64_t runId, const TrackInfo &track);
-    void renameTrack(int64_t trackId, const std::string &name);
     int64_t intern(std::string_view text);
     int64_t addSlice(const SliceRow &row);
     void addFlow(int64_t runId, int64_t fromSliceId, int64_t toSliceId, std::optional<int64_t> categoryId);

@@ -74,10 +74,6 @@ std::string SqliteStatement::columnText(int col) const {
 }
 bool SqliteStatement::columnIsNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
 int SqliteStatement::columnCount() const { return sqlite3_column_count(m_stmt); }
-std::string SqliteStatement::columnName(int col) const {
-    const char *n = sqlite3_column_name(m_stmt, col);
-    return n ? n : "";
-}
 int SqliteStatement::columnType(int col) const { return sqlite3_column_type(m_stmt, col); }
 
 void sqliteExec(sqlite3 *db, std::string_view sql) {

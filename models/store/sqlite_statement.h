@@ -44,7 +44,6 @@ public:
     std::string columnText(int col) const;
     bool columnIsNull(int col) const;
     int columnCount() const;
-    std::string columnName(int col) const;
     int columnType(int col) const;
 
     sqlite3_stmt *handle() const { return m_stmt; }

@@ -56,11 +56,6 @@ void TimelineWindowLoader::request(const Request &r) {
     m_wake.notify_one();
 }
 
-size_t TimelineWindowLoader::inFlight() const {
-    std::lock_guard lock(m_mutex);
-    return m_queue.size() + m_busy;
-}
-
 std::vector<TimelineWindowLoader::Result> TimelineWindowLoader::take() {
     std::lock_guard lock(m_mutex);
     return std::exchange(m_results, {});

@@ -47,8 +47,6 @@ public:
     bool isOpen() const { return m_worker.joinable(); }
 
     void request(const Request &r);
-    // Requests queued or being read.
-    size_t inFlight() const;
     std::vector<Result> take();
     // Blocks until every request made so far has been read (or timeoutMs passed); true when idle.
     bool waitIdle(int timeoutMs);
