@@ -11,6 +11,9 @@ constexpr size_t kMaxHistory = 200;
 
 TimeRangeController::TimeRangeController(QObject *parent) : QObject(parent) {
     qRegisterMetaType<NsRange>("stepscope::NsRange");
+    m_gestureCommit.setSingleShot(true);
+    m_gestureCommit.setInterval(kGestureCommitMs);
+    connect(&m_gestureCommit, &QTimer::timeout, this, &TimeRangeController::commitHistory);
 }
 
 NsRange TimeRangeController::clamp(NsRange r) const {
@@ -43,6 +46,7 @@ void TimeRangeController::setFullRange(NsRange full) {
 
 void TimeRangeController::setRange(NsRange range, bool recordHistory) {
     range = clamp(range);
+    if (!recordHistory) m_gestureCommit.start();  // a gesture step: commit once it pauses
     if (range == m_range) return;
     m_range = range;
     if (recordHistory) pushHistory(range);
@@ -50,6 +54,7 @@ void TimeRangeController::setRange(NsRange range, bool recordHistory) {
 }
 
 void TimeRangeController::commitHistory() {
+    m_gestureCommit.stop();
     if (m_historyPos >= 0 && m_history[size_t(m_historyPos)] == m_range) return;
     pushHistory(m_range);
 }

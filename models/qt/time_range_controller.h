@@ -5,6 +5,7 @@
 // Times are absolute Unix-epoch ns (or raw trace ns for sessions without an epoch).
 
 #include <QObject>
+#include <QTimer>
 
 #include <cstdint>
 #include <vector>
@@ -30,9 +31,12 @@ public:
 
     // The whole session's extent; resets the visible range and history.
     void setFullRange(NsRange full);
-    // Zoom/pan. recordHistory=false for continuous gestures (wheel, drag) that commit at the end
-    // with commitHistory(). Clamped to a minimum width of 1 µs. No-op ranges emit nothing.
+    // Zoom/pan. recordHistory=false for continuous gestures (wheel, drag): the gesture's range is
+    // committed to the history by itself kGestureCommitMs after its last step (or by
+    // commitHistory()), one entry per gesture — the one debounce every view shares. Clamped to a
+    // minimum width of 1 µs. No-op ranges emit nothing.
     void setRange(NsRange range, bool recordHistory = true);
+    static constexpr int kGestureCommitMs = 400;
     void commitHistory();
     void setSelection(NsRange selection);
     void clearSelection();
@@ -55,6 +59,7 @@ private:
     NsRange clamp(NsRange r) const;
 
     NsRange m_full, m_range, m_selection;
+    QTimer m_gestureCommit;
     std::vector<NsRange> m_history;
     int m_historyPos = -1;
 };

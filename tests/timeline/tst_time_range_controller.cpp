@@ -78,6 +78,20 @@ private slots:
         QVERIFY(!t.canGoBack() && !t.canGoForward());
     }
 
+    // A gesture commits itself once it pauses for kGestureCommitMs: one entry, no call needed.
+    void gestureCommitsWhenItPauses() {
+        TimeRangeController t;
+        t.setFullRange({0, 1'000'000});
+        for (int i = 1; i <= 20; ++i) t.setRange({i * 1000, 500'000 + i * 1000}, false);
+        QVERIFY(!t.canGoBack());
+        QTRY_VERIFY_WITH_TIMEOUT(t.canGoBack(), 5 * TimeRangeController::kGestureCommitMs);
+        t.back();
+        QCOMPARE(t.range(), t.fullRange());
+        t.forward();
+        QCOMPARE(t.range(), (NsRange{20'000, 520'000}));
+        QVERIFY(!t.canGoForward());
+    }
+
     void selection() {
         TimeRangeController t;
         t.setFullRange({0, 1'000'000});

@@ -6,6 +6,7 @@
 
 #include <QPainter>
 #include <QSettings>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -26,9 +27,6 @@ TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWi
     setMouseTracking(true);
     setMinimumSize(400, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    m_commitTimer.setSingleShot(true);
-    m_commitTimer.setInterval(400);
-    connect(&m_commitTimer, &QTimer::timeout, m_time, &TimeRangeController::commitHistory);
     // Incoming ranges are applied by repainting: the range itself lives only in the controller.
     connect(m_time, &TimeRangeController::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(m_time, &TimeRangeController::selectionChanged, this, qOverload<>(&QWidget::update));
@@ -197,8 +195,7 @@ double TimelineView::xOf(int64_t t) const {
 }
 
 void TimelineView::setRangeContinuous(NsRange r) {
-    m_time->setRange(r, false);
-    m_commitTimer.start();
+    m_time->setRange(r, false);  // committed to the history when the gesture pauses
 }
 
 void TimelineView::zoomBy(double factor, int64_t anchor) {

@@ -15,7 +15,6 @@
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_painter.h"
 
-#include <QTimer>
 #include <QWidget>
 
 namespace stepscope {
@@ -118,7 +117,6 @@ private:
     std::vector<TimelineFlow> m_selectedFlows;  // read once per selection
     TimelineAnnotationOverlay *m_annotations;
     const TimelineSearchModel *m_search = nullptr;  // notes drawn over the tracks, "Annotate…" entries
-    QTimer m_commitTimer;  // commits continuous zoom/pan gestures to the zoom history
     int m_scrollY = 0;
     bool m_showFlows = true;
     int64_t m_selectedSliceId = -1;

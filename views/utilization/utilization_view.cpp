@@ -59,7 +59,7 @@ QString wallClock(int64_t ns, bool withMs) {
 
 UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_metrics(metrics), m_time(time), m_plot(new QCustomPlot(this)), m_header(new QLabel(this)),
-      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_commitTimer(new QTimer(this)), m_scroll(new QScrollArea(this)) {
+      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_scroll(new QScrollArea(this)) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
@@ -89,9 +89,6 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     // repaints only that layer.
     m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
     m_plot->installEventFilter(this);
-    m_commitTimer->setSingleShot(true);
-    m_commitTimer->setInterval(400);
-    connect(m_commitTimer, &QTimer::timeout, m_time, &TimeRangeController::commitHistory);
 
     connect(m_metrics, &MetricSeriesModel::seriesChanged, this, &UtilizationView::rebuild);
     connect(m_time, &TimeRangeController::rangeChanged, this, &UtilizationView::applyRange);

@@ -26,7 +26,6 @@ class QLabel;
 class QScrollArea;
 class QMouseEvent;
 class QWheelEvent;
-class QTimer;
 
 namespace stepscope {
 
@@ -100,7 +99,6 @@ private:
     QLabel *m_header;
     QLabel *m_empty;
     RangeStatsTable *m_stats;
-    QTimer *m_commitTimer;
     QScrollArea *m_scroll;
     std::vector<UtilizationPanel> m_panels;
     std::vector<Panel> m_rects;

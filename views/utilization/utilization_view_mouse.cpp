@@ -82,8 +82,7 @@ void UtilizationView::onWheel(QWheelEvent *e) {
     const NsRange r = m_range;
     const int64_t start = anchor - int64_t(std::llround(double(anchor - r.start) * factor));
     const int64_t end = anchor + int64_t(std::llround(double(r.end - anchor) * factor));
-    m_time->setRange({start, end}, false);
-    m_commitTimer->start();  // one history entry per wheel gesture
+    m_time->setRange({start, end}, false);  // one history entry per wheel gesture, when it pauses
     e->accept();
 }
 
