@@ -1,6 +1,8 @@
 #include "app/cli/input_session.h"
 
 #include "app/cli/temp_session.h"
+#include "importers/nsys/nsys_export.h"
+#include "models/store/foreign_database.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
@@ -16,7 +18,15 @@ bool isSessionFile(const fs::path &file) {
     std::ifstream in(file, std::ios::binary);
     char magic[16] = {};
     in.read(magic, 16);
-    return in.gcount() == 16 && std::string(magic, 15) == "SQLite format 3";
+    if (in.gcount() != 16 || !ForeignDatabase::looksLikeSqlite(std::string_view(magic, 16)))
+        return false;
+    // An Nsight Systems export is SQLite too, and is imported. A file that cannot be opened stays a
+    // session, so the session code says what is wrong with it.
+    try {
+        return !NsysExport::isExport(ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly));
+    } catch (const StoreError &) {
+        return true;
+    }
 }
 
 InputSession::~InputSession() {

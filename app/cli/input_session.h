@@ -13,6 +13,7 @@
 
 namespace stepscope::cli {
 
+// An SQLite file that is not an Nsight Systems export (those are imported like any profile).
 bool isSessionFile(const std::filesystem::path &file);
 
 class InputSession {

@@ -2,6 +2,7 @@
 // the bundled demo profile and by people who need a profile of a known shape or size. Parses flags into
 // SyntheticProfileOptions and prints what was written; all logic lives in the stepscope_synth library.
 
+#include "app/synth/nsys_export_writer.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "app/synth/xplane_logdir_writer.h"
 
@@ -40,8 +41,10 @@ constexpr const char *kUsage =
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
     "  --trace-name REL       trace path under DIR (default <bottleneck>.pt.trace.json.gz)\n"
     "  --metrics-name REL     nvidia-smi CSV path under DIR (default nvidia-smi.csv; empty: none)\n"
-    "  --format F             chrome|xplane|both (default chrome); xplane writes the same loop as\n"
-    "                         DIR/plugins/profile/<run>/synthhost.xplane.pb (run = epoch start time)\n"
+    "  --format F             chrome|xplane|both|nsys (default chrome); xplane writes the same loop as\n"
+    "                         DIR/plugins/profile/<run>/synthhost.xplane.pb (run = epoch start time),\n"
+    "                         nsys as an Nsight Systems SQLite export DIR/<bottleneck>.sqlite (NVTX\n"
+    "                         step ranges \"step N\", GPU metrics every 1 ms)\n"
     "  --help                 this text\n";
 
 int usageError(const std::string &msg) {
@@ -111,7 +114,7 @@ int main(int argc, char **argv) {
             metricsName = value;
         else if (flag == "--format") {
             format = value;
-            ok = format == "chrome" || format == "xplane" || format == "both";
+            ok = format == "chrome" || format == "xplane" || format == "both" || format == "nsys";
         }
         else
             return usageError("unknown flag: " + std::string(flag));
@@ -125,11 +128,16 @@ int main(int argc, char **argv) {
         if (!traceNameGiven)
             traceName = SyntheticProfileGenerator::defaultTraceName(opt.bottleneck);
         const auto tracePath =
-            traceName.empty() || format == "xplane" ? std::filesystem::path() : outDir / traceName;
+            traceName.empty() || format == "xplane" || format == "nsys" ? std::filesystem::path() : outDir / traceName;
         const auto csvPath = metricsName.empty() ? std::filesystem::path() : outDir / metricsName;
         const auto t0 = std::chrono::steady_clock::now();
         const SyntheticProfileStats st = gen.generate(tracePath, csvPath);
-        if (format != "chrome") {
+        if (format == "nsys") {
+            const NsysExportResult n =
+                writeNsysExport(opt, outDir / (std::string(bottleneckName(opt.bottleneck)) + ".sqlite"));
+            std::printf("nsys: %s (%lld rows, %lld GPU metric samples)\n", n.file.string().c_str(),
+                        static_cast<long long>(n.rows), static_cast<long long>(n.metricSamples));
+        } else if (format != "chrome") {
             const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, {}, tracePath);
             std::printf("xplane: %s (%lld events, %lld bytes)\n", x.file.string().c_str(),
                         static_cast<long long>(x.xplane.events), static_cast<long long>(x.xplane.bytes));

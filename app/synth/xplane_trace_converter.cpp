@@ -1,5 +1,6 @@
 #include "app/synth/xplane_trace_converter.h"
 
+#include "app/synth/generated_trace_reader.h"
 #include "app/synth/step_simulator.h"
 #include "app/synth/xplane_wire_encoder.h"
 
@@ -19,110 +20,6 @@ enum : uint32_t { kPlaneId = 1, kPlaneName = 2, kPlaneLines = 3, kPlaneEventMeta
 enum : uint32_t { kLineId = 1, kLineName = 2, kLineTimestamp = 3, kLineEvents = 4, kLineDisplayName = 11 };
 enum : uint32_t { kEventMetadataId = 1, kEventOffsetPs = 2, kEventDurationPs = 3, kEventStats = 4 };
 enum : uint32_t { kStatMetadataId = 1, kStatDouble = 2, kStatInt64 = 4, kStatStr = 5 };
-
-struct JsonValue {
-    std::string_view text;  // string contents (no quotes) or raw number / array text
-    bool isString = false;
-};
-
-// One field of the generator's flat JSON: "key":value, where value is a string, number, array or
-// (for args) an object whose members are returned through `members`.
-class FlatJson {
-public:
-    explicit FlatJson(std::string_view s) : s_(s) {}
-    bool next(std::string_view &key, JsonValue &value) {
-        while (p_ < s_.size() && s_[p_] != '"')
-            ++p_;
-        if (p_ >= s_.size())
-            return false;
-        const size_t k = ++p_;
-        p_ = s_.find('"', k);
-        if (p_ == std::string_view::npos)
-            return false;
-        key = s_.substr(k, p_ - k);
-        p_ += 2;  // closing quote and colon
-        if (p_ >= s_.size())
-            return false;
-        if (s_[p_] == '"') {
-            const size_t v = ++p_;
-            p_ = s_.find('"', v);
-            value = {s_.substr(v, p_ - v), true};
-            ++p_;
-        } else if (s_[p_] == '{') {
-            size_t close = s_.find('}', p_);  // args hold no nested objects
-            if (close == std::string_view::npos)
-                close = s_.size();
-            value = {s_.substr(p_ + 1, close - p_ - 1), false};
-            p_ = close + 1;
-            isObject_ = true;
-        } else {
-            const size_t v = p_;
-            if (s_[p_] == '[')
-                p_ = s_.find(']', p_) + 1;
-            else
-                while (p_ < s_.size() && s_[p_] != ',' && s_[p_] != '}')
-                    ++p_;
-            value = {s_.substr(v, p_ - v), false};
-        }
-        return true;
-    }
-    bool lastWasObject() {
-        const bool o = isObject_;
-        isObject_ = false;
-        return o;
-    }
-
-private:
-    std::string_view s_;
-    size_t p_ = 0;
-    bool isObject_ = false;
-};
-
-int64_t parseInt(std::string_view t) {
-    int64_t v = 0;
-    std::from_chars(t.data(), t.data() + t.size(), v);
-    return v;
-}
-
-// "1234.567" µs → 1234567 ns, exactly (the generator always writes three decimals).
-int64_t parseMicros(std::string_view t) {
-    const size_t dot = t.find('.');
-    int64_t ns = parseInt(t.substr(0, dot)) * 1000;
-    if (dot != std::string_view::npos) {
-        int64_t frac = 0, scale = 100;
-        for (size_t i = dot + 1; i < t.size() && scale > 0; ++i, scale /= 10)
-            frac += (t[i] - '0') * scale;
-        ns += frac;
-    }
-    return ns;
-}
-
-void gzipReadLines(const std::filesystem::path &path, const auto &onLine) {
-    gzFile f = gzopen(path.string().c_str(), "rb");
-    if (!f)
-        throw std::runtime_error("cannot read " + path.string());
-    std::string buf, line;
-    buf.resize(1 << 20);
-    int n = 0;
-    while ((n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) {
-        size_t start = 0;
-        for (size_t i = 0; i < size_t(n); ++i) {
-            if (buf[i] != '\n')
-                continue;
-            line.append(buf, start, i - start);
-            onLine(std::string_view(line));
-            line.clear();
-            start = i + 1;
-        }
-        line.append(buf, start, size_t(n) - start);
-    }
-    const bool failed = n < 0;
-    gzclose(f);
-    if (failed)
-        throw std::runtime_error("cannot decompress " + path.string());
-    if (!line.empty())
-        onLine(std::string_view(line));
-}
 
 } // namespace
 

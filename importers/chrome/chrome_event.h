@@ -68,6 +68,7 @@ struct ChromeTraceHeader {
     std::string hostName;                       // Kineto site key host_name
     std::optional<int64_t> schemaVersion;       // Kineto writes 1
     bool sawTraceEvents = false;
+    std::optional<std::string> framework;       // set by an importer that knows it (else guessed from the keys)
 };
 
 } // namespace stepscope

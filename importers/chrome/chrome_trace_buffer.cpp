@@ -37,18 +37,6 @@ bool specPhaseNotShown(char ph) {
     return ph && std::string_view("PNODVvRc()p").find(ph) != std::string_view::npos;
 }
 
-// A step number as the PyTorch profiler writes it: decimal digits, at most 2^31 - 1. A negative one
-// cannot be named in --steps A-B, and the views' step boxes are 32-bit.
-std::optional<int64_t> stepNumber(std::string_view digits) {
-    if (digits.empty() || digits.size() > 10) return std::nullopt;
-    int64_t n = 0;
-    for (char c : digits) {
-        if (c < '0' || c > '9') return std::nullopt;
-        n = n * 10 + (c - '0');
-    }
-    return n <= std::numeric_limits<int32_t>::max() ? std::optional<int64_t>(n) : std::nullopt;
-}
-
 constexpr size_t kMaxUnknownPhasesNamed = 20;  // distinct unknown phases logged by name; the rest lumped
 
 } // namespace
@@ -128,16 +116,24 @@ uint32_t ChromeTraceBuffer::addSlice(uint32_t track, const ChromeEvent &e, int64
         if (!t.deviceArg && e.device)
             t.deviceArg = e.device;
     }
-    constexpr std::string_view kStep = "ProfilerStep#";
-    if (e.name.starts_with(kStep) && !m_stepNames.count(s.nameId)) {
-        if (auto n = stepNumber(e.name.substr(kStep.size())))
-            m_stepNames.emplace(s.nameId, *n);
-        else
-            problem("ProfilerStep slices whose step number is not a whole number in 0..2147483647: kept as slices, "
-                    "not as steps",
-                    e.offset, std::string(e.name));
-    }
+    noteStepName(e, s.nameId);
     return index;
+}
+
+void ChromeTraceBuffer::noteStepName(const ChromeEvent &e, uint32_t nameId) {
+    // Names are matched once each: a regex rule per event would cost more than the event.
+    if (!m_stepRules.cheap() && !m_stepChecked.insert(nameId).second)
+        return;
+    if (m_stepNames.count(nameId))
+        return;
+    const auto m = m_stepRules.match(e.name);
+    if (!m)
+        return;
+    if (m->badNumber)
+        problem("step slices whose step number is not a whole number in 0..2147483647: kept as slices, not as steps",
+                e.offset, std::string(e.name));
+    else
+        m_stepNames.emplace(nameId, StepName{m->rule, m->number});
 }
 
 void ChromeTraceBuffer::add(const ChromeEvent &e) {

@@ -9,6 +9,7 @@
 #include "importers/chrome/args_spill.h"
 #include "importers/chrome/chrome_event.h"
 #include "importers/chrome/chunked_array.h"
+#include "importers/common/step_name_rules.h"
 #include "importers/common/string_interner.h"
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace stepscope {
@@ -105,9 +107,17 @@ struct ImportProblem {  // first occurrence of a kind of problem, logged once wi
     std::string firstDetail;
 };
 
+// A slice name that marks steps: the rule it matched (lower wins) and its number (none: by order).
+struct StepName {
+    int rule = 0;
+    std::optional<int64_t> number;
+};
+
 class ChromeTraceBuffer {
 public:
-    explicit ChromeTraceBuffer(StringInterner &strings) : m_strings(strings) {}
+    // `stepRules` decide which slice names are steps (PyTorch: ProfilerStep#N); it must outlive the buffer.
+    explicit ChromeTraceBuffer(StringInterner &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
+        : m_strings(strings), m_stepRules(stepRules) {}
 
     void add(const ChromeEvent &event);
     // End of input: closes what is still open at the end of the trace (flagged, counted).
@@ -121,7 +131,7 @@ public:
     const std::vector<MemorySample> &memorySamples() const { return m_memorySamples; }
     const std::unordered_map<std::string, ProcessMeta> &processes() const { return m_processes; }
     const std::unordered_map<std::string, ThreadMeta> &threads() const { return m_threads; }
-    const std::unordered_map<uint32_t, int64_t> &stepNames() const { return m_stepNames; }
+    const std::unordered_map<uint32_t, StepName> &stepNames() const { return m_stepNames; }
     const std::map<std::string, ImportProblem> &problems() const { return m_problems; }
     ArgsSpill &args() { return m_args; }
 
@@ -144,6 +154,7 @@ private:
     void addCounter(const ChromeEvent &e);
     void addMemorySample(const ChromeEvent &e);
     void addMetadata(const ChromeEvent &e);
+    void noteStepName(const ChromeEvent &e, uint32_t nameId);
     void addFlowV1(const ChromeEvent &e);
     void addFlowV2(const ChromeEvent &e, uint32_t slice);
     void addAsync(const ChromeEvent &e);
@@ -164,7 +175,9 @@ private:
     std::vector<MemorySample> m_memorySamples;
     std::unordered_map<std::string, ProcessMeta> m_processes;
     std::unordered_map<std::string, ThreadMeta> m_threads;
-    std::unordered_map<uint32_t, int64_t> m_stepNames;  // name id → N of "ProfilerStep#N"
+    const StepNameRules &m_stepRules;
+    std::unordered_map<uint32_t, StepName> m_stepNames;  // name id → its step rule and number
+    std::unordered_set<uint32_t> m_stepChecked;           // names already matched (regex rules)
     std::map<std::string, ImportProblem> m_problems;
     std::set<std::string> m_unknownPhases;  // distinct unknown "ph" values seen (bounded)
     std::string m_argsScratch;

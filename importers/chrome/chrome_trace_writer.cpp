@@ -107,7 +107,9 @@ void ChromeTraceWriter::addRun() {
     bool tensorflow = false;
     for (const auto &[pid, meta] : m_buf.processes())
         tensorflow |= meta.name.rfind("/device:", 0) == 0 || meta.name.rfind("/host:", 0) == 0;
-    if (m_header.schemaVersion || !m_header.devices.empty() || m_header.baseTimeNs || m_header.rank)
+    if (m_header.framework)
+        m_run.framework = *m_header.framework;
+    else if (m_header.schemaVersion || !m_header.devices.empty() || m_header.baseTimeNs || m_header.rank)
         m_run.framework = "pytorch";
     else if (tensorflow)
         m_run.framework = "tensorflow";
@@ -269,28 +271,46 @@ bool ChromeTraceWriter::writeSteps() {
     const auto &names = m_buf.stepNames();
     if (names.empty())
         return true;
-    std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
-    int64_t duplicates = 0;
     const auto &slices = m_buf.slices();
+    // The best rule any host slice matched: a loop marked twice is counted once.
+    int best = INT32_MAX;
     for (size_t i = 0; i < slices.size(); ++i) {
         if (!tick())
             return false;
+        const auto it = names.find(slices[i].nameId);
+        if (it != names.end() && m_tracks[slices[i].track].kind != TrackKind::GpuStream)
+            best = std::min(best, it->second.rule);
+    }
+    std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
+    std::vector<std::pair<int64_t, int64_t>> unnumbered;    // (start, dur), numbered by time below
+    int64_t duplicates = 0;
+    for (size_t i = 0; i < slices.size(); ++i) {
         const BufferedSlice &s = slices[i];
         const auto it = names.find(s.nameId);
-        if (it == names.end() || m_tracks[s.track].kind == TrackKind::GpuStream)
+        if (it == names.end() || it->second.rule != best || m_tracks[s.track].kind == TrackKind::GpuStream)
             continue;  // the gpu_user_annotation copy of a step is not the step
-        auto [pos, inserted] = steps.emplace(it->second, std::make_pair(s.start - m_shift, s.dur));
+        if (!it->second.number) {
+            unnumbered.emplace_back(s.start - m_shift, s.dur);
+            continue;
+        }
+        auto [pos, inserted] = steps.emplace(*it->second.number, std::make_pair(s.start - m_shift, s.dur));
         if (!inserted) {
             ++duplicates;
             if (s.start - m_shift < pos->second.first)
                 pos->second = {s.start - m_shift, s.dur};
         }
     }
+    std::sort(unnumbered.begin(), unnumbered.end());
+    for (size_t k = 0; k < unnumbered.size(); ++k)
+        steps.emplace(int64_t(k), unnumbered[k]);
     for (const auto &[n, span] : steps)
         m_w.addStep(m_runId, n, span.first, span.second);
     m_stepsWritten = int64_t(steps.size());
+    if (!unnumbered.empty())
+        m_ctx.info("", std::to_string(unnumbered.size()) + " step ranges carry no number: numbered 0.." +
+                           std::to_string(unnumbered.size() - 1) + " in time order");
     if (duplicates > 0)
-        m_ctx.warn("", std::to_string(duplicates) + " ProfilerStep slices repeat a step number; the earliest is kept");
+        m_ctx.warn("", std::to_string(duplicates) + " step slices repeat a step number; the earliest is kept");
     return true;
 }
 

@@ -18,6 +18,9 @@ public:
     virtual std::string format() const = 0;
     // Decides from the first (decompressed) bytes and the file name. Must be cheap.
     virtual bool sniff(const std::filesystem::path &file, std::string_view head) const = 0;
+    // For a file sniff() refused that is of this format's container but not the format (an SQLite
+    // database that is not an Nsight Systems export): why, for the user. Empty otherwise.
+    virtual std::string refusal(const std::filesystem::path &, std::string_view) const { return {}; }
     virtual ImportResult import(const std::filesystem::path &file, ImportContext &ctx) = 0;
 };
 

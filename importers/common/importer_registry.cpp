@@ -8,6 +8,7 @@
 #include "importers/metrics/nvidia_smi_csv_importer.h"
 #include "importers/metrics/nvidia_smi_dmon_importer.h"
 #include "importers/metrics/sadf_importer.h"
+#include "importers/nsys/nsys_sqlite_importer.h"
 #include "importers/metrics/smdebug_system_importer.h"
 #include "importers/tfevents/tfevents_importer.h"
 #include "importers/xplane/xplane_importer.h"
@@ -24,6 +25,7 @@ ImporterRegistry::ImporterRegistry() {
     m_importers.push_back(std::make_unique<SadfImporter>());
     m_importers.push_back(std::make_unique<CloudWatchCsvImporter>());
     m_importers.push_back(std::make_unique<XPlaneImporter>());
+    m_importers.push_back(std::make_unique<NsysSqliteImporter>());
     m_importers.push_back(std::make_unique<TfEventsImporter>());
     m_importers.push_back(std::make_unique<GenericCsvImporter>());  // catch-all CSV: keep last
 }

@@ -71,7 +71,11 @@ ScannedFile LogdirScanner::classify(const fs::path &file) const {
         return out;
     }
     out.importer = m_registry.find(file, head);
-    if (!out.importer) out.reason = "not a format Stepscope reads (content not recognised)";
+    if (!out.importer) {
+        for (const auto &imp : m_registry.importers())
+            if (out.reason = imp->refusal(file, head); !out.reason.empty()) break;
+        if (out.reason.empty()) out.reason = "not a format Stepscope reads (content not recognised)";
+    }
     return out;
 }
 

@@ -56,8 +56,6 @@ public:
     std::optional<std::string> planeText(XPlaneWireReader &reader, const XPlaneHeader &plane,
                                          std::string_view name) const;
 
-    static void appendJsonString(std::string &out, std::string_view text);
-
 private:
     void appendStat(const xplane_wire::XStat &stat, std::string &out, EventFacts &facts) const;
     static std::optional<int64_t> integerOf(const xplane_wire::XStat &stat);

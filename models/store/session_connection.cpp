@@ -59,24 +59,6 @@ int readIdentity(sqlite3 *db, Identity &id, std::string &error) {
     return rc;
 }
 
-// `file:` URI for SQLite's immutable mode: no locks, no -shm, the file is taken as it is.
-std::string immutableUri(const fs::path &file) {
-    std::error_code ec;
-    const std::string path = fs::absolute(file, ec).string();
-    std::string uri = "file:";
-    static const char kHex[] = "0123456789ABCDEF";
-    for (unsigned char c : path) {
-        if (std::isalnum(c) || std::strchr("/._~-", c)) {
-            uri += char(c);
-        } else {
-            uri += '%';
-            uri += kHex[c >> 4];
-            uri += kHex[c & 15];
-        }
-    }
-    return uri + "?immutable=1";
-}
-
 int64_t fileSize(const std::string &file) {
     std::error_code ec;
     const auto n = fs::file_size(file, ec);
@@ -130,28 +112,9 @@ int onProgress(void *ctx) {
     return 1;
 }
 
-// Nothing in the file gets to run code or change the connection: views and indexes may call only
-// innocuous functions, triggers never fire (Stepscope's schema has none; a foreign one is dropped
-// on a read-write open), extension loading and fts3_tokenizer's pointer form are off, and defensive
-// mode keeps writable_schema and friends from editing sqlite_schema or pages directly.
 void harden(sqlite3 *db, SessionConnection::Guard *guard) {
-    struct Setting { int op; int value; const char *name; };
-    static const Setting kSettings[] = {
-        {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "trusted_schema"},
-        {SQLITE_DBCONFIG_DEFENSIVE, 1, "defensive"},
-        {SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, "fts3_tokenizer"},
-        {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "load_extension"},
-        {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "triggers"},
-    };
-    for (const Setting &s : kSettings) {
-        int now = -1;
-        if (sqlite3_db_config(db, s.op, s.value, &now) != SQLITE_OK || now != s.value)
-            throw StoreError(std::string("this SQLite cannot switch off ") + s.name);
-    }
-    sqlite3_extended_result_codes(db, 1);
+    distrustFileSql(db);
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
-    // Damaged pages give an error when read rather than a wrong row later.
-    sqliteExec(db, "PRAGMA cell_size_check=ON");
     guard->db = db;
     sqlite3_trace_v2(db, SQLITE_TRACE_STMT, onTrace, guard);
     sqlite3_progress_handler(db, kProgressOps, onProgress, guard);
@@ -197,7 +160,7 @@ SessionConnection SessionConnection::open(const fs::path &file, Access access) {
             throw StoreError(where + ": cannot read the session here: its folder is not writable, so SQLite cannot create " +
                              name + "-shm, and " + std::to_string(wal) + " bytes of its latest changes are still only in " +
                              name + "-wal; open it once where the folder is writable (or copy both files elsewhere)");
-        rc = connect(immutableUri(file), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+        rc = connect(sqliteFileUri(file, "immutable=1"), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
         c.m_immutable = rc == SQLITE_OK;
         if (rc == SQLITE_OK) rc = readIdentity(c.m_db, id, error);
     }

@@ -1,6 +1,8 @@
 #include "models/store/sqlite_statement.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace stepscope {
@@ -107,6 +109,43 @@ std::string sqliteErrorMessage(sqlite3 *db, int rc, const char *message) {
         if (primary != SQLITE_IOERR) msg += " (the session file is damaged)";
     }
     return msg;
+}
+
+std::string sqliteFileUri(const std::filesystem::path &file, std::string_view query) {
+    std::error_code ec;
+    const std::string path = std::filesystem::absolute(file, ec).string();
+    std::string uri = "file:";
+    static const char kHex[] = "0123456789ABCDEF";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || std::strchr("/._~-", c)) {
+            uri += char(c);
+        } else {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 15];
+        }
+    }
+    uri += '?';
+    uri += query;
+    return uri;
+}
+
+void distrustFileSql(sqlite3 *db) {
+    struct Setting { int op; int value; const char *name; };
+    static const Setting kSettings[] = {
+        {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "trusted_schema"},
+        {SQLITE_DBCONFIG_DEFENSIVE, 1, "defensive"},
+        {SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, "fts3_tokenizer"},
+        {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "load_extension"},
+        {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "triggers"},
+    };
+    for (const Setting &s : kSettings) {
+        int now = -1;
+        if (sqlite3_db_config(db, s.op, s.value, &now) != SQLITE_OK || now != s.value)
+            throw StoreError(std::string("this SQLite cannot switch off ") + s.name);
+    }
+    sqlite3_extended_result_codes(db, 1);
+    sqliteExec(db, "PRAGMA cell_size_check=ON");
 }
 
 } // namespace stepscope

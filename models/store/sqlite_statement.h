@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,19 @@ private:
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
 };
+
+// Nothing in the file a connection opened gets to run code or change the connection: views and
+// indexes may call only innocuous functions, triggers never fire, extension loading and
+// fts3_tokenizer's pointer form are off, defensive mode keeps writable_schema and friends from
+// editing sqlite_schema or pages directly, and damaged pages give an error when read rather than a
+// wrong row later. Extended result codes on. Throws StoreError when this SQLite cannot comply.
+// Every connection Stepscope opens (sessions, Nsight Systems exports) calls it first.
+void distrustFileSql(sqlite3 *db);
+
+// A `file:` URI naming `file` (made absolute, every byte outside [A-Za-z0-9/._~-] percent-encoded)
+// with `query` (e.g. "immutable=1": no locks, no -shm, the file taken as it is), for
+// sqlite3_open_v2 with SQLITE_OPEN_URI.
+std::string sqliteFileUri(const std::filesystem::path &file, std::string_view query);
 
 // Executes one or more statements that return no rows.
 void sqliteExec(sqlite3 *db, std::string_view sql);

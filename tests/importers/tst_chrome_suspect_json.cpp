@@ -145,7 +145,7 @@ void TstChromeSuspectJson::outOfRangeStepNumbersStaySlices() {
     QCOMPARE(int(r.result.status), int(SourceStatus::Ok));
     QCOMPARE(rows(r, "SELECT count(*) FROM v_slice"), QStringList({"6"}));  // every slice kept
     QCOMPARE(rows(r, "SELECT step, start_ns FROM v_step ORDER BY step"), QStringList({"1|0", "2147483647|50000"}));
-    QCOMPARE(warnings(r), QStringList({"byte " + at + ": 4 ProfilerStep slices whose step number is not a whole number "
+    QCOMPARE(warnings(r), QStringList({"byte " + at + ": 4 step slices whose step number is not a whole number "
                                        "in 0..2147483647: kept as slices, not as steps (first: \"ProfilerStep#-2\")"}));
 }
 

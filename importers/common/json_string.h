@@ -1,0 +1,13 @@
+#pragma once
+// appendJsonString writes text as a JSON string literal (quotes, escapes, control characters as
+// \u00XX, invalid UTF-8 bytes as U+FFFD so the result is always valid JSON). Importers that build
+// args JSON from binary formats (XPlane stats, Nsight Systems columns) use it.
+
+#include <string>
+#include <string_view>
+
+namespace stepscope {
+
+void appendJsonString(std::string &out, std::string_view text);
+
+} // namespace stepscope

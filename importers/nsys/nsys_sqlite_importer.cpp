@@ -1,0 +1,160 @@
+#include "importers/nsys/nsys_sqlite_importer.h"
+
+#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_writer.h"
+#include "importers/common/string_interner.h"
+#include "importers/nsys/nsys_event_reader.h"
+#include "importers/nsys/nsys_gpu_metrics.h"
+#include "models/store/session_connection.h"
+
+namespace stepscope {
+namespace {
+
+// Share of the progress bar given to reading the tables; nesting and writing get the rest.
+constexpr double kReadShare = 0.5;
+
+std::string runNameFor(const std::filesystem::path &file) {
+    std::string name = file.filename().string();
+    for (const char *suffix : {".sqlite", ".db"})
+        if (name.size() > std::string_view(suffix).size() && name.ends_with(suffix))
+            name.resize(name.size() - std::string_view(suffix).size());
+    return name;
+}
+
+std::string joined(const std::vector<std::string> &items) {
+    std::string out;
+    for (const std::string &s : items)
+        out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+} // namespace
+
+bool NsysSqliteImporter::sniff(const std::filesystem::path &file, std::string_view head) const {
+    if (!ForeignDatabase::looksLikeSqlite(head))
+        return false;
+    try {
+        return NsysExport::isExport(ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly));
+    } catch (const StoreError &) {
+        return true;  // an SQLite file that cannot be opened now (locked, damaged): import says why
+    }
+}
+
+std::string NsysSqliteImporter::refusal(const std::filesystem::path &file, std::string_view head) const {
+    if (!ForeignDatabase::looksLikeSqlite(head))
+        return {};
+    try {
+        const ForeignDatabase db = ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly);
+        SqliteStatement st(db.db(), "PRAGMA application_id");
+        if (st.step() && int32_t(st.columnInt(0)) == kStepscopeApplicationId)
+            return "a Stepscope session file, not a profile: open it on its own";
+    } catch (const StoreError &) {
+    }
+    return "an SQLite database that is not an Nsight Systems export (no StringIds table with "
+           "CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS tables)";
+}
+
+ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
+    ImportResult result;
+    const auto fail = [&](const std::string &message) {
+        result.status = SourceStatus::Failed;
+        result.message = message;
+        ctx.error("", message);
+        return result;
+    };
+    std::unique_ptr<NsysExport> ex;
+    try {
+        ex = std::make_unique<NsysExport>(file);
+        if (!ex->isExport())
+            return fail(file.string() + ": " + refusal(file, std::string_view("SQLite format 3\0", 16)));
+        ex->loadStrings();
+    } catch (const StoreError &e) {
+        return fail(e.what());
+    }
+    const StepNameRules steps = StepNameRules::load();
+    StringInterner strings(ctx.writer());
+    ChromeTraceBuffer buffer(strings, steps);
+    int64_t total = 1;
+    NsysEventReader reader(*ex, buffer, steps, ctx, [&](int64_t done, int64_t estimate) {
+        total = estimate;
+        ctx.progress(int64_t(double(done) * kReadShare), estimate);
+    });
+    std::string readError;
+    try {
+        if (!reader.read()) {
+            result.status = SourceStatus::Failed;
+            result.message = file.string() + ": import cancelled";
+            return result;
+        }
+    } catch (const StoreError &e) {
+        // Damaged pages part-way: what was read before them is kept and the source marked partial.
+        readError = file.string() + ": unreadable part-way (" + e.what() + "); the events read before it are kept";
+        ctx.error("", readError);
+    }
+    ChromeTraceHeader header;
+    std::optional<int64_t> epoch;
+    try {
+        epoch = ex->sessionStartEpochNs();
+        header.baseTimeNs = epoch;
+        for (const NsysGpu &g : ex->gpus())
+            header.devices.push_back({g.id, g.name, g.totalMemory});
+        header.hostName = ex->hostName();
+        if (const std::string version = ex->productVersion(); !version.empty())
+            ctx.info("", "Nsight Systems " + version + " export");
+    } catch (const StoreError &e) {
+        if (readError.empty())
+            readError = file.string() + ": " + e.what();
+        ctx.error("", readError);
+    }
+    header.framework = std::string();  // nsys does not say which framework ran
+    if (!epoch)
+        ctx.warn("TARGET_INFO_SESSION_START_TIME", "no capture start time: times are relative to the capture");
+    if (!reader.absentTables().empty())
+        ctx.info("", "tables this export does not have: " + joined(reader.absentTables()));
+    if (!ex->missingColumns().empty())
+        ctx.info("", "columns this export does not have (read as empty): " + joined(ex->missingColumns()));
+    const NsysEventCounts &n = reader.counts();
+    if (n.unplacedSyncs > 0)
+        ctx.warn("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                 std::to_string(n.unplacedSyncs) + " synchronization records without the runtime call that waited: not shown");
+    if (n.badRows > 0)
+        ctx.warn("", std::to_string(n.badRows) + " rows without a start, thread or device: skipped");
+
+    buffer.finish();
+    ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
+    writer.setProgress([&](double fraction) {
+        ctx.progress(int64_t(double(total) * (kReadShare + (1.0 - kReadShare) * fraction)), total);
+    });
+    if (!writer.write()) {
+        result.status = SourceStatus::Failed;
+        result.message = file.string() + ": import cancelled";
+        return result;
+    }
+    int64_t metricSamples = 0;
+    try {
+        metricSamples = writeNsysGpuMetrics(*ex, ctx, runNameFor(file), epoch);
+    } catch (const StoreError &e) {
+        if (readError.empty())
+            readError = file.string() + ": GPU metrics unreadable (" + e.what() + ")";
+        ctx.error("GPU_METRICS", readError);
+    }
+    if (metricSamples < 0) {
+        result.status = SourceStatus::Failed;
+        result.message = file.string() + ": import cancelled";
+        return result;
+    }
+    ctx.info("", std::to_string(n.kernels) + " kernels, " + std::to_string(n.memcpys) + " memcpys, " +
+                     std::to_string(n.memsets) + " memsets, " + std::to_string(n.runtime + n.driver) + " CUDA API calls, " +
+                     std::to_string(n.syncs) + " synchronizations, " + std::to_string(n.nvtxRanges) + " NVTX ranges, " +
+                     std::to_string(n.nvtxMarks) + " NVTX marks, " + std::to_string(n.osrt) + " OS runtime calls, " +
+                     std::to_string(n.cudnn + n.cublas) + " cuDNN/cuBLAS calls");
+    ctx.progress(total, total);
+    result.events = writer.slicesWritten() + metricSamples;
+    if (!readError.empty()) {
+        result.status = result.events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
+        result.message = readError;
+    }
+    return result;
+}
+
+} // namespace stepscope
