@@ -165,6 +165,7 @@ bool NsysEventReader::readGpuWork(const std::string &table, char kind) {
         cols.insert(cols.end(), {"bytes", "memKind", "value"});
     SqliteStatement st = m_ex.select(table, cols);
     std::string gpuPid, stream;
+    int64_t lastDevice = -1, lastStream = -1;
     while (st.step()) {
         if (!tick())
             return false;
@@ -175,9 +176,13 @@ bool NsysEventReader::readGpuWork(const std::string &table, char kind) {
         const int64_t start = st.columnInt(0), end = st.columnInt(1), device = st.columnInt(2);
         const int64_t streamId = st.columnIsNull(3) ? 0 : st.columnInt(3);
         const int64_t pid = st.columnIsNull(5) ? 0 : NsysExport::pidOf(st.columnInt(5));
-        ensureGpuTrack(device);
-        gpuPid = "GPU " + std::to_string(device);
-        stream = "stream " + std::to_string(streamId);
+        if (gpuPid.empty() || device != lastDevice || streamId != lastStream) {  // rows come in runs per stream
+            ensureGpuTrack(device);
+            gpuPid = "GPU " + std::to_string(device);
+            stream = "stream " + std::to_string(streamId);
+            lastDevice = device;
+            lastStream = streamId;
+        }
         ChromeEvent &e = m_event;
         e = ChromeEvent();
         e.offset = -1;
@@ -217,7 +222,7 @@ bool NsysEventReader::readGpuWork(const std::string &table, char kind) {
             if (!st.columnIsNull(15))
                 member(m_args, "registers per thread", st.columnInt(15));
             member(m_args, "shared memory", (st.columnIsNull(16) ? 0 : st.columnInt(16)) + (st.columnIsNull(17) ? 0 : st.columnInt(17)));
-            if (!st.columnIsNull(7) && nameCol != 7)
+            if (!st.columnIsNull(7) && nameCol != 7 && st.columnInt(7) != st.columnInt(int(nameCol)))
                 member(m_args, "short name", m_ex.text(st.columnInt(7)));
             ++m_counts.kernels;
         } else if (kind == 'c') {
@@ -300,9 +305,12 @@ bool NsysEventReader::writeSyncs() {
 
 ChromeEvent &NsysEventReader::hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid,
                                         int64_t start, std::optional<int64_t> end, std::string_view args) {
-    ensureThread(globalTid);
-    m_pid = std::to_string(NsysExport::pidOf(globalTid));
-    m_tid = std::to_string(NsysExport::tidOf(globalTid));
+    if (globalTid != m_lastTid || m_pid.empty()) {
+        ensureThread(globalTid);
+        m_pid = std::to_string(NsysExport::pidOf(globalTid));
+        m_tid = std::to_string(NsysExport::tidOf(globalTid));
+        m_lastTid = globalTid;
+    }
     ChromeEvent &e = m_event;
     e = ChromeEvent();
     e.offset = -1;

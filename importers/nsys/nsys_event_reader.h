@@ -78,6 +78,7 @@ private:
     std::map<int64_t, std::string> m_copyKinds, m_memKinds, m_syncKinds;
     bool m_multiProcess = false;
     int64_t m_rows = 0, m_estimate = 1;
+    int64_t m_lastTid = -1;  // m_pid / m_tid are its texts
     ChromeEvent m_event;
     std::string m_pid, m_tid, m_args, m_name, m_bind;
 };
