@@ -21,11 +21,12 @@ bool isSessionFile(const fs::path &file) {
     if (in.gcount() != 16 || !ForeignDatabase::looksLikeSqlite(std::string_view(magic, 16)))
         return false;
     // An Nsight Systems export is SQLite too, and is imported. A file that cannot be opened stays a
-    // session, so the session code says what is wrong with it.
+    // session, so the session code says what is wrong with it -- unless another process holds it
+    // locked (an export still being written): the import says so, naming it.
     try {
         return !NsysExport::isExport(ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly));
-    } catch (const StoreError &) {
-        return true;
+    } catch (const StoreError &e) {
+        return std::string_view(e.what()).find("locked by another process") == std::string_view::npos;
     }
 }
 

@@ -21,6 +21,15 @@ std::string runNameFor(const std::filesystem::path &file) {
     return name;
 }
 
+// A StoreError's text without the file name it may start with (the caller names the file).
+std::string reasonOf(const StoreError &e, const std::filesystem::path &file) {
+    std::string what = e.what();
+    for (const std::string &prefix : {file.string() + ": ", std::filesystem::absolute(file).string() + ": "})
+        if (what.rfind(prefix, 0) == 0)
+            return what.substr(prefix.size());
+    return what;
+}
+
 std::string joined(const std::vector<std::string> &items) {
     std::string out;
     for (const std::string &s : items)
@@ -88,7 +97,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         }
     } catch (const StoreError &e) {
         // Damaged pages part-way: what was read before them is kept and the source marked partial.
-        readError = file.string() + ": unreadable part-way (" + e.what() + "); the events read before it are kept";
+        readError = file.string() + ": unreadable part-way (" + reasonOf(e, file) + "); the events read before it are kept";
         ctx.error("", readError);
     }
     ChromeTraceHeader header;
@@ -103,7 +112,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
             ctx.info("", "Nsight Systems " + version + " export");
     } catch (const StoreError &e) {
         if (readError.empty())
-            readError = file.string() + ": " + e.what();
+            readError = file.string() + ": " + reasonOf(e, file);
         ctx.error("", readError);
     }
     header.framework = std::string();  // nsys does not say which framework ran
@@ -135,7 +144,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         metricSamples = writeNsysGpuMetrics(*ex, ctx, runNameFor(file), epoch);
     } catch (const StoreError &e) {
         if (readError.empty())
-            readError = file.string() + ": GPU metrics unreadable (" + e.what() + ")";
+            readError = file.string() + ": GPU metrics unreadable (" + reasonOf(e, file) + ")";
         ctx.error("GPU_METRICS", readError);
     }
     if (metricSamples < 0) {

@@ -106,7 +106,7 @@ std::string sqliteErrorMessage(sqlite3 *db, int rc, const char *message) {
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_IOERR) {
         const char *file = db ? sqlite3_db_filename(db, "main") : nullptr;
         if (file && *file) msg = std::string(file) + ": " + msg;
-        if (primary != SQLITE_IOERR) msg += " (the session file is damaged)";
+        if (primary != SQLITE_IOERR) msg += " (the file is damaged)";
     }
     return msg;
 }
