@@ -278,6 +278,10 @@ void MainWindow::buildStatusBar() {
     });
     statusBar()->addWidget(m_sessionLabel, 1);
     statusBar()->addPermanentWidget(m_warnings);
+    // A message takes the session label's place while it shows. QStatusBar hides normal widgets
+    // only when they are visible at that moment, so a label shown later was drawn under it.
+    connect(statusBar(), &QStatusBar::messageChanged, m_sessionLabel,
+            [this](const QString &message) { m_sessionLabel->setVisible(message.isEmpty()); });
 }
 
 void MainWindow::showStatus(const QString &text, int ms) {
