@@ -42,6 +42,8 @@ public:
     const NsysEventCounts &counts() const { return m_counts; }
     // Tables this export lacks of the ones the reader knows.
     const std::vector<std::string> &absentTables() const { return m_absent; }
+    // GPUs that ran work (deviceId of kernels, copies and memsets).
+    const std::unordered_set<int64_t> &devices() const { return m_seenDevices; }
 
 private:
     struct PendingSync {

@@ -7,6 +7,8 @@
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "models/store/session_connection.h"
 
+#include <map>
+
 namespace stepscope {
 namespace {
 
@@ -35,6 +37,22 @@ std::string joined(const std::vector<std::string> &items) {
     for (const std::string &s : items)
         out += (out.empty() ? "" : ", ") + s;
     return out;
+}
+
+// The size of each GPU that ran work (TARGET_INFO_GPU.totalMemory) as a constant gpu_mem_total
+// series over the trace, as the Chrome importer writes deviceProperties' totalGlobalMem.
+void writeDeviceMemory(ImportContext &ctx, const std::string &run, const ChromeTraceHeader &header,
+                       const NsysEventReader &reader, const ChromeTraceBuffer &buffer) {
+    if (!buffer.hasTimes())
+        return;
+    const int64_t base = header.baseTimeNs.value_or(0);
+    for (const ChromeDeviceProperty &d : header.devices) {
+        if (!d.totalGlobalMem || !reader.devices().count(d.id))
+            continue;
+        const int64_t series = ctx.writer().addMetricSeries(ctx.sourceId(), run, "gpu_mem_total", d.id, "B", 0);
+        ctx.writer().addMetricSample(series, buffer.minTs() + base, double(*d.totalGlobalMem));
+        ctx.writer().addMetricSample(series, buffer.maxEnd() + base, double(*d.totalGlobalMem));
+    }
 }
 
 } // namespace
@@ -102,6 +120,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     }
     ChromeTraceHeader header;
     std::optional<int64_t> epoch;
+    bool partial = false;  // rows were skipped or a table the others need is absent
     try {
         epoch = ex->sessionStartEpochNs();
         header.baseTimeNs = epoch;
@@ -118,16 +137,39 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     header.framework = std::string();  // nsys does not say which framework ran
     if (!epoch)
         ctx.warn("TARGET_INFO_SESSION_START_TIME", "no capture start time: times are relative to the capture");
-    if (!reader.absentTables().empty())
-        ctx.info("", "tables this export does not have: " + joined(reader.absentTables()));
+    // One log row per table the export lacks: what it would have held, and with which nsys option.
+    static const std::map<std::string, std::string> kWhat = {
+        {"CUPTI_ACTIVITY_KIND_KERNEL", "no kernels (captured without --trace=cuda, or no kernel ran)"},
+        {"CUPTI_ACTIVITY_KIND_MEMCPY", "no memcpys"},
+        {"CUPTI_ACTIVITY_KIND_MEMSET", "no memsets"},
+        {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "no CUDA synchronization records"},
+        {"CUPTI_ACTIVITY_KIND_RUNTIME", "no CUDA runtime calls"},
+        {"NVTX_EVENTS", "no NVTX ranges, so no step markers (--trace=nvtx)"},
+        {"OSRT_API", "no OS runtime calls (--trace=osrt)"},
+        {"CUDNN_EVENTS", "no cuDNN calls (--trace=cudnn)"},
+        {"CUBLAS_EVENTS", "no cuBLAS calls (--trace=cublas)"}};
+    bool gpuWork = !reader.devices().empty();
+    for (const std::string &t : reader.absentTables()) {
+        const auto what = kWhat.find(t);
+        const std::string text = "table " + t + " absent: " + (what != kWhat.end() ? what->second : "not read");
+        if (t == "CUPTI_ACTIVITY_KIND_RUNTIME" && gpuWork) {
+            // GPU work without the calls that launched it: the launch side of the picture is lost.
+            ctx.warn(t, text + "; the GPU work cannot be linked to the host");
+            partial = true;
+        } else {
+            ctx.info(t, text);
+        }
+    }
     if (!ex->missingColumns().empty())
         ctx.info("", "columns this export does not have (read as empty): " + joined(ex->missingColumns()));
     const NsysEventCounts &n = reader.counts();
     if (n.unplacedSyncs > 0)
         ctx.warn("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                  std::to_string(n.unplacedSyncs) + " synchronization records without the runtime call that waited: not shown");
-    if (n.badRows > 0)
+    if (n.badRows > 0) {
         ctx.warn("", std::to_string(n.badRows) + " rows without a start, thread or device: skipped");
+        partial = true;
+    }
 
     buffer.finish();
     ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
@@ -139,6 +181,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         result.message = file.string() + ": import cancelled";
         return result;
     }
+    writeDeviceMemory(ctx, runNameFor(file), header, reader, buffer);
     int64_t metricSamples = 0;
     try {
         metricSamples = writeNsysGpuMetrics(*ex, ctx, runNameFor(file), epoch);
@@ -162,6 +205,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     if (!readError.empty()) {
         result.status = result.events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
         result.message = readError;
+    } else if (partial) {
+        result.status = SourceStatus::Partial;
+        result.message = file.string() + ": partly read (see the import log)";
     }
     return result;
 }

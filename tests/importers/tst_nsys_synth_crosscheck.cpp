@@ -134,10 +134,13 @@ private slots:
         QVERIFY(rows(nsys, "SELECT count(*) FROM slice WHERE args LIKE '%\"domain\":\"synth\"%'").at(0).toInt() > 0);
         // GPU metrics sampling: SMs Active is gpu_util per GPU; other metrics keep their name.
         QCOMPARE(rows(nsys, "SELECT series, device, unit FROM v_metric GROUP BY 1, 2 ORDER BY 1, 2"),
-                 QStringList({"gpu_util|0|%", "gpu_util|1|%", "pcie_rx_throughput|0|%", "pcie_rx_throughput|1|%"}));
+                 QStringList({"gpu_mem_total|0|B", "gpu_mem_total|1|B", "gpu_util|0|%", "gpu_util|1|%",
+                              "pcie_rx_throughput|0|%", "pcie_rx_throughput|1|%"}));
+        QCOMPARE(rows(nsys, "SELECT DISTINCT value FROM v_metric WHERE series = 'gpu_mem_total'"), QStringList({"85520809984.0"}));
         // Metric times are on the trace's epoch clock: the samples cover the steps.
-        const QStringList span = rows(nsys, "SELECT (SELECT min(t_ns) FROM v_metric) <= (SELECT min(start_ns) FROM v_step), "
-                                            "(SELECT max(t_ns) FROM v_metric) >= (SELECT max(start_ns) FROM v_step)");
+        const QStringList span = rows(nsys, "SELECT (SELECT min(t_ns) FROM v_metric WHERE series = 'gpu_util') <= "
+                                            "(SELECT min(start_ns) FROM v_step), (SELECT max(t_ns) FROM v_metric "
+                                            "WHERE series = 'gpu_util') >= (SELECT max(start_ns) FROM v_step)");
         QCOMPARE(span, QStringList({"1|1"}));
         // The device comes from TARGET_INFO_GPU, the epoch from TARGET_INFO_SESSION_START_TIME.
         QCOMPARE(rows(nsys, "SELECT device, time_base_ns FROM run"), QStringList({"NVIDIA H100 80GB HBM3|1768471200000000000"}));
