@@ -26,6 +26,29 @@ int64_t parseMicros(std::string_view t) {
     return ns;
 }
 
+bool parseTraceLine(std::string_view text, TraceLine &out) {
+    if (!text.starts_with("{\"ph\":\""))
+        return false;
+    out = TraceLine();
+    out.ph = text[7];
+    FlatJson json(text);
+    std::string_view key;
+    JsonValue v;
+    while (json.next(key, v)) {
+        if (json.lastWasObject()) {
+            out.args = v.text;
+            continue;
+        }
+        if (key == "name") out.name = v.text;
+        else if (key == "cat") out.cat = v.text;
+        else if (key == "pid") { out.numericPid = !v.isString; out.pid = out.numericPid ? parseInt(v.text) : -1; }
+        else if (key == "tid") out.tid = v.isString ? 0 : parseInt(v.text);
+        else if (key == "ts") out.ts = parseMicros(v.text);
+        else if (key == "dur") out.dur = parseMicros(v.text);
+    }
+    return true;
+}
+
 void gzipReadLines(const std::filesystem::path &path, const std::function<void(std::string_view)> &onLine) {
     gzFile f = gzopen(path.string().c_str(), "rb");
     if (!f)

@@ -68,6 +68,16 @@ private:
     bool isObject_ = false;
 };
 
+// One event line of the generator's trace: the fields the converters use (views into the line).
+struct TraceLine {
+    char ph = 0;
+    std::string_view name, cat, args;  // args: the object's members, without braces
+    int64_t pid = -1, tid = 0, ts = 0, dur = 0;  // ts, dur in ns
+    bool numericPid = true;
+};
+// False for the document's head and tail (lines that are not an event).
+bool parseTraceLine(std::string_view text, TraceLine &out);
+
 int64_t parseInt(std::string_view t);
 // "1234.567" µs → 1234567 ns, exactly (the generator always writes three decimals).
 int64_t parseMicros(std::string_view t);

@@ -48,26 +48,15 @@ XPlaneTraceConverter::XPlaneTraceConverter(int64_t profileStartNs, int gpus, std
 }
 
 void XPlaneTraceConverter::addEvent(std::string_view text) {
-    if (!text.starts_with("{\"ph\":\""))
+    TraceLine event;
+    if (!parseTraceLine(text, event))
         return;  // document head and tail
-    const char ph = text[7];
-    FlatJson json(text);
-    std::string_view key, name, args;
+    const char ph = event.ph;
+    const std::string_view name = event.name, args = event.args;
+    const int64_t pid = event.pid, tid = event.tid, ts = event.ts, dur = event.dur;
+    const bool numericPid = event.numericPid;
+    std::string_view key;
     JsonValue v;
-    int64_t pid = -1, tid = 0, ts = 0, dur = 0;
-    bool numericPid = true;
-    std::string_view argName;
-    while (json.next(key, v)) {
-        if (json.lastWasObject()) {
-            args = v.text;
-            continue;
-        }
-        if (key == "name") name = v.text;
-        else if (key == "pid") { numericPid = !v.isString; pid = numericPid ? parseInt(v.text) : -1; }
-        else if (key == "tid") tid = v.isString ? 0 : parseInt(v.text);
-        else if (key == "ts") ts = parseMicros(v.text);
-        else if (key == "dur") dur = parseMicros(v.text);
-    }
     if (ph == 'M' && name == "thread_name" && pid == StepSimulator::kPid) {
         FlatJson a(args);
         while (a.next(key, v))
