@@ -46,6 +46,11 @@ bool parseTraceLine(std::string_view text, TraceLine &out) {
         else if (key == "ts") out.ts = parseMicros(v.text);
         else if (key == "dur") out.dur = parseMicros(v.text);
     }
+    if (out.ph == 'M' && out.name == "thread_name") {
+        FlatJson a(out.args);
+        while (a.next(key, v))
+            if (key == "name") out.threadName = v.text;
+    }
     return true;
 }
 

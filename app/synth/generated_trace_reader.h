@@ -74,6 +74,7 @@ struct TraceLine {
     std::string_view name, cat, args;  // args: the object's members, without braces
     int64_t pid = -1, tid = 0, ts = 0, dur = 0;  // ts, dur in ns
     bool numericPid = true;
+    std::string_view threadName;  // of a "thread_name" metadata event
 };
 // False for the document's head and tail (lines that are not an event).
 bool parseTraceLine(std::string_view text, TraceLine &out);

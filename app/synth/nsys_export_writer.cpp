@@ -143,9 +143,7 @@ void NsysTraceConverter::add(std::string_view text) {
     std::string_view key;
     JsonValue v;
     if (ph == 'M' && name == "thread_name" && pid == StepSimulator::kPid) {
-        FlatJson a(args);
-        while (a.next(key, v))
-            if (key == "name") m_threadNames[tid] = std::string(v.text);
+        m_threadNames[tid] = std::string(event.threadName);
         return;
     }
     if (ph != 'X' || !numericPid)

@@ -58,9 +58,7 @@ void XPlaneTraceConverter::addEvent(std::string_view text) {
     std::string_view key;
     JsonValue v;
     if (ph == 'M' && name == "thread_name" && pid == StepSimulator::kPid) {
-        FlatJson a(args);
-        while (a.next(key, v))
-            if (key == "name") threadNames_[tid] = std::string(v.text);
+        threadNames_[tid] = std::string(event.threadName);
         return;
     }
     if (ph != 'X' || !numericPid)
