@@ -112,7 +112,8 @@ void NsysEventReader::decideCorrelationScope() {
     if (!m_ex.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") || !m_ex.db().columns("CUPTI_ACTIVITY_KIND_KERNEL").count("globalPid"))
         return;
     SqliteStatement st(m_ex.db().db(), "SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-    m_multiProcess = st.step() && st.columnInt(0) > 1;
+    m_kernelProcesses = st.step() ? st.columnInt(0) : 0;
+    m_multiProcess = m_kernelProcesses > 1;
 }
 
 int64_t NsysEventReader::qualified(int64_t correlation, int64_t pid) const {

@@ -42,6 +42,9 @@ public:
     const NsysEventCounts &counts() const { return m_counts; }
     // Tables this export lacks of the ones the reader knows.
     const std::vector<std::string> &absentTables() const { return m_absent; }
+    // Processes that launched kernels, when more than one did (their correlation ids are then
+    // qualified by the process); 0 or 1 otherwise.
+    int64_t kernelProcesses() const { return m_kernelProcesses; }
     // GPUs that ran work (deviceId of kernels, copies and memsets).
     const std::unordered_set<int64_t> &devices() const { return m_seenDevices; }
 
@@ -79,6 +82,7 @@ private:
     std::unordered_map<std::string, bool> m_stepTexts;         // NVTX text → marks a step
     std::map<int64_t, std::string> m_copyKinds, m_memKinds, m_syncKinds;
     bool m_multiProcess = false;
+    int64_t m_kernelProcesses = 0;
     int64_t m_rows = 0, m_estimate = 1;
     int64_t m_lastTid = -1;  // m_pid / m_tid are its texts
     ChromeEvent m_event;

@@ -162,6 +162,11 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     }
     if (!ex->missingColumns().empty())
         ctx.info("", "columns this export does not have (read as empty): " + joined(ex->missingColumns()));
+    if (reader.kernelProcesses() > 1)
+        ctx.warn("CUPTI_ACTIVITY_KIND_KERNEL",
+                 std::to_string(reader.kernelProcesses()) + " processes launched kernels (ranks of one job?): they are "
+                 "imported as one run, each keeping its own threads and launch links; steps repeated by several "
+                 "processes are counted once");
     const NsysEventCounts &n = reader.counts();
     if (n.unplacedSyncs > 0)
         ctx.warn("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",

@@ -201,6 +201,20 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 300, 1, 7, 5, 1), (400, 450,
         QVERIFY(QString::fromStdString(r.result.message).startsWith(QString::fromStdString(file.string())));
     }
 
+    void cancel() {
+        QTemporaryDir dir;
+        std::string sql = kBase + std::string("BEGIN;\n");
+        for (int i = 0; i < 20000; ++i)  // past the reader's poll interval
+            sql += range("r", i * 10, i * 10 + 5);
+        sql += "COMMIT;\n";
+        const fs::path file = makeExport(dir, "c.sqlite", sql);
+        std::atomic<bool> cancelled{true};
+        NsysSqliteImporter importer;
+        const auto r = test::importFile(importer, file, &cancelled);
+        QCOMPARE(int(r.result.status), int(SourceStatus::Failed));
+        QCOMPARE(QString::fromStdString(r.result.message), QString::fromStdString(file.string() + ": import cancelled"));
+    }
+
     void metricNames() {
         QCOMPARE(nsysMetricSeriesName("SMs Active [Throughput %]"), std::make_pair(std::string("gpu_util"), std::string("%")));
         QCOMPARE(nsysMetricSeriesName("SM Active"), std::make_pair(std::string("gpu_util"), std::string("%")));
