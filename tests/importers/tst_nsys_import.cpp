@@ -201,6 +201,25 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 300, 1, 7, 5, 1), (400, 450,
         QVERIFY(QString::fromStdString(r.result.message).startsWith(QString::fromStdString(file.string())));
     }
 
+    void twoProcessesKeepTheirLaunchLinks() {
+        QTemporaryDir dir;
+        // Processes 100 and 200 both use correlation id 5; each launch must link to its own kernel.
+        const int64_t p1 = int64_t(100) << 24, p2 = int64_t(200) << 24;
+        const auto r = importNsys(makeExport(dir, "two.sqlite", std::string(kBase) + R"(
+INSERT INTO StringIds VALUES (1, 'k1'), (2, 'k2'), (3, 'cudaLaunchKernel_v7000');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
+)" + "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 200, 0, 7, 5, " + std::to_string(p1) + ", 1, 1), (150, 300, 1, 7, 5, " +
+                                                       std::to_string(p2) + ", 2, 2);\n" +
+                                                       "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (10, 20, " + std::to_string(p1 + 1) +
+                                                       ", 5, 3), (30, 40, " + std::to_string(p2 + 2) + ", 5, 3);\n"));
+        QCOMPARE(rows(r, "SELECT h.tid, g.text FROM flow f JOIN slice hs ON hs.id = f.from_slice_id JOIN track h ON h.id = hs.track_id "
+                         "JOIN slice gs ON gs.id = f.to_slice_id JOIN string g ON g.id = gs.name_id ORDER BY 1"),
+                 QStringList({"1|k1", "2|k2"}));
+        QVERIFY(test::importLog(*r.store).contains("2 processes launched kernels"));
+    }
+
     void cancel() {
         QTemporaryDir dir;
         std::string sql = kBase + std::string("BEGIN;\n");
