@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace stepscope {
 
@@ -131,7 +132,11 @@ void stageRules(RunAnalysis &ra) {
                                             s.rec, {}, 0, 0},
                                            ra, s.c, 0.02));
     }
-    const double total = double(ra.steps.totalNs());
+    // Device gaps are summed over the GPUs: compare them with the step time of as many GPUs.
+    std::set<int> gpus;
+    for (const StreamGaps &s : ra.gaps.streams) gpus.insert(s.device);
+    const double devices = double(std::max<size_t>(1, gpus.size()));
+    const double total = double(ra.steps.totalNs()) * devices;
     if (ra.gpuTraced && total > 0 && double(ra.gaps.device.totalNs) > 0.10 * total) {
         std::string top = "nothing_traced";
         int64_t topNs = -1;
@@ -139,7 +144,8 @@ void stageRules(RunAnalysis &ra) {
             if (v > topNs) top = k, topNs = v;
         const double hostWait = 100.0 * double(ra.gaps.device.byCauseNs[0]) / double(std::max<int64_t>(1, ra.gaps.device.totalNs));
         Finding f{"gpu_idle", ra.gaps.device.totalNs > 0.3 * total ? "high" : "medium", "GPU idle inside steps",
-                  "The GPU is idle " + formatPct(100.0 * double(ra.gaps.device.totalNs) / total) + " of step time in " +
+                  (devices > 1 ? "The " + std::to_string(gpus.size()) + " GPUs are idle on average " : std::string("The GPU is idle ")) +
+                      formatPct(100.0 * double(ra.gaps.device.totalNs) / total) + " of step time in " +
                       std::to_string(ra.gaps.device.count) + " gaps; " + formatPct(hostWait) +
                       " of it waits for the host to issue work; during the gaps the host is mostly in " + top + ".",
                   "Fix what the host does during the gaps (" + top + "); see the other findings.", {}, 0, 0};

@@ -1,10 +1,13 @@
 // The report on sessions that are not a GPU training trace: a CPU-only trace gets no GPU figures
 // and no GPU advice (gpu_busy_pct null, "no GPU in this trace"), and a session of instance metrics
-// alone says why there is no step analysis — in text, markdown and JSON alike.
+// alone says why there is no step analysis — in text, markdown and JSON alike. On two GPUs, the idle
+// share of the gpu_idle finding is per GPU (the gaps of both over twice the step time), never > 100 %.
 
+#include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/report_builder.h"
 #include "models/analysis/report_formatter.h"
 #include "tests/analysis/analysis_fixture.h"
+#include "tests/analysis/import_helper.h"
 #include "tests/importers/import_test_support.h"
 
 #include <QJsonArray>
@@ -105,6 +108,24 @@ private slots:
         QCOMPARE(json(r)["note"].toString(), note);
         QVERIFY2(text(r).contains("\n" + note + "\n"), qPrintable(text(r)));
         QVERIFY2(markdown(r).contains("**Note:** no trace with steps: only instance metrics were imported"), qPrintable(markdown(r)));
+    }
+
+    void idleShareOfTwoGpusIsPerGpu() {
+        QTemporaryDir dir;
+        synth::SyntheticProfileOptions o;
+        o.steps = 6;
+        o.gpus = 2;
+        o.bottleneck = synth::Bottleneck::KernelLaunch;
+        const std::filesystem::path trace = dir.filePath("t.pt.trace.json.gz").toStdString();
+        synth::SyntheticProfileGenerator(o).generate(trace, {});
+        ImportedSession s({trace});
+        const RunAnalysis a = s.report().runs.at(0).analysis;
+        const auto f = std::find_if(a.findings.begin(), a.findings.end(), [](const Finding &x) { return x.rule == "gpu_idle"; });
+        QVERIFY(f != a.findings.end());
+        const double pct = 100.0 * double(a.gaps.device.totalNs) / (2.0 * double(a.steps.totalNs()));
+        QVERIFY(pct > 50 && pct < 100);
+        QVERIFY2(QString::fromStdString(f->detail).startsWith("The 2 GPUs are idle on average " + QString::number(pct, 'f', 1) + "%"),
+                 f->detail.c_str());
     }
 
     void emptySessionSaysSoToo() {
