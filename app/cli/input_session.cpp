@@ -3,6 +3,7 @@
 #include "app/cli/temp_session.h"
 #include "importers/nsys/nsys_export.h"
 #include "models/store/foreign_database.h"
+#include "models/store/session_connection.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
@@ -16,17 +17,24 @@ namespace fs = std::filesystem;
 
 bool isSessionFile(const fs::path &file) {
     std::ifstream in(file, std::ios::binary);
-    char magic[16] = {};
-    in.read(magic, 16);
-    if (in.gcount() != 16 || !ForeignDatabase::looksLikeSqlite(std::string_view(magic, 16)))
+    unsigned char header[100] = {};
+    in.read(reinterpret_cast<char *>(header), sizeof header);
+    if (in.gcount() != sizeof header ||
+        !ForeignDatabase::looksLikeSqlite(std::string_view(reinterpret_cast<const char *>(header), 16)))
         return false;
-    // An Nsight Systems export is SQLite too, and is imported. A file that cannot be opened stays a
-    // session, so the session code says what is wrong with it -- unless another process holds it
-    // locked (an export still being written): the import says so, naming it.
+    // The database header's application_id (bytes 68..71, big-endian) marks the sessions this build writes.
+    const int32_t appId = int32_t(uint32_t(header[68]) << 24 | uint32_t(header[69]) << 16 | uint32_t(header[70]) << 8 | header[71]);
+    if (appId == kStepscopeApplicationId)
+        return true;
+    // Anything else is a session only if it has a session's tables (an older one, before
+    // application_id): an Nsight Systems export or another program's database is imported, or
+    // refused with the reason, like any other input. So is a file SQLite cannot read (damaged,
+    // locked): the import names it and says why.
     try {
-        return !NsysExport::isExport(ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly));
-    } catch (const StoreError &e) {
-        return std::string_view(e.what()).find("locked by another process") == std::string_view::npos;
+        const ForeignDatabase db = ForeignDatabase::open(file, ForeignDatabase::Mode::ReadOnly);
+        return !NsysExport::isExport(db) && db.hasTable("source") && db.hasTable("run") && db.hasTable("slice");
+    } catch (const StoreError &) {
+        return false;
     }
 }
 

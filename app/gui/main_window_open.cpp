@@ -210,9 +210,14 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
             problems << tr("%1: %2%3").arg(QString::fromStdString(s.path),
                                            s.status == SourceStatus::Failed ? tr("could not be read") : tr("read partially"),
                                            s.message.empty() ? QString() : ": " + QString::fromStdString(s.message));
-    if (sum.sources.empty() && sum.unchanged.empty() && !sum.cancelled && outcome.fatalError.isEmpty())
-        problems << tr("No readable profile or metrics file found in %1 (%n file(s) skipped)", nullptr,
-                       int(sum.skipped.size())).arg(m_pendingInputs.join(", "));
+    if (sum.sources.empty() && sum.unchanged.empty() && !sum.cancelled && outcome.fatalError.isEmpty()) {
+        if (sum.skipped.size() == 1)  // one file: say why it was skipped
+            problems << tr("%1 was not imported: %2")
+                            .arg(QString::fromStdString(sum.skipped[0].path.string()), QString::fromStdString(sum.skipped[0].reason));
+        else
+            problems << tr("No readable profile or metrics file among %1 (%n file(s) skipped; the Import log says why)", nullptr,
+                           int(sum.skipped.size())).arg(m_pendingInputs.join(", "));
+    }
     m_lastError = problems.join('\n');
     if (!problems.isEmpty()) {
         // Non-modal so a long import never blocks the window behind a dialog.

@@ -91,6 +91,15 @@ bool NsysEventReader::read() {
             m_absent.push_back(t);
     }
     m_threadNames = m_ex.threadNames();
+    // Threads of one process that share a name ("cuda-EvtHandlr" twice) are told apart by their TID,
+    // as Nsight Systems shows them.
+    std::map<std::pair<int64_t, std::string>, int> sameName;
+    for (const auto &[tid, name] : m_threadNames)
+        ++sameName[{NsysExport::pidOf(tid), name}];
+    for (auto &[tid, name] : m_threadNames)
+        if (sameName[{NsysExport::pidOf(tid), name}] > 1)
+            name += " [" + std::to_string(NsysExport::tidOf(tid)) + "]";
+    m_processNames = m_ex.processNames();
     m_memKinds = m_ex.enumLabels("ENUM_CUDA_MEM_KIND");
     if (m_memKinds.empty())
         m_memKinds = defaultMemKinds();
@@ -139,7 +148,14 @@ void NsysEventReader::ensureGpuTrack(int64_t device) {
 void NsysEventReader::ensureThread(int64_t globalTid) {
     if (!m_seenThreads.insert(globalTid).second)
         return;
-    const auto it = m_threadNames.find(globalTid);
+    auto it = m_threadNames.find(globalTid);
+    if (it == m_threadNames.end() && NsysExport::tidOf(globalTid) == 0) {
+        // Rows of the process as a whole (TID 0), e.g. OS runtime calls nsys could not pin to a thread.
+        const auto p = m_processNames.find(NsysExport::pidOf(globalTid));
+        if (p == m_processNames.end())
+            return;
+        it = m_threadNames.emplace(globalTid, p->second + " (process)").first;
+    }
     if (it == m_threadNames.end())
         return;
     ChromeEvent e;

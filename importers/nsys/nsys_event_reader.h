@@ -74,7 +74,8 @@ private:
     std::function<void(int64_t, int64_t)> m_progress;
     NsysEventCounts m_counts;
     std::vector<std::string> m_absent;
-    std::unordered_map<int64_t, std::string> m_threadNames;
+    std::unordered_map<int64_t, std::string> m_threadNames;   // globalTid → name
+    std::unordered_map<int64_t, std::string> m_processNames;  // pid → name
     std::unordered_set<int64_t> m_seenThreads, m_seenDevices, m_launched;
     std::unordered_map<int64_t, int64_t> m_syncWaiter;  // qualified correlation → globalTid
     std::vector<PendingSync> m_syncs;

@@ -23,15 +23,6 @@ std::string runNameFor(const std::filesystem::path &file) {
     return name;
 }
 
-// A StoreError's text without the file name it may start with (the caller names the file).
-std::string reasonOf(const StoreError &e, const std::filesystem::path &file) {
-    std::string what = e.what();
-    for (const std::string &prefix : {file.string() + ": ", std::filesystem::absolute(file).string() + ": "})
-        if (what.rfind(prefix, 0) == 0)
-            return what.substr(prefix.size());
-    return what;
-}
-
 std::string joined(const std::vector<std::string> &items) {
     std::string out;
     for (const std::string &s : items)
@@ -68,6 +59,10 @@ bool NsysSqliteImporter::sniff(const std::filesystem::path &file, std::string_vi
 }
 
 std::string NsysSqliteImporter::refusal(const std::filesystem::path &file, std::string_view head) const {
+    const std::string name = file.filename().string();
+    if (name.ends_with(".nsys-rep") || name.ends_with(".qdrep"))  // the name only words the hint
+        return "an Nsight Systems report: Stepscope reads its SQLite export; make it with "
+               "`nsys export --type sqlite " + name + "` and open the .sqlite file";
     if (!ForeignDatabase::looksLikeSqlite(head))
         return {};
     try {
@@ -113,9 +108,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
             result.message = file.string() + ": import cancelled";
             return result;
         }
-    } catch (const StoreError &e) {
+    } catch (const StoreError &) {
         // Damaged pages part-way: what was read before them is kept and the source marked partial.
-        readError = file.string() + ": unreadable part-way (" + reasonOf(e, file) + "); the events read before it are kept";
+        readError = file.string() + ": unreadable part-way, " + ex->db().lastErrorReason() + "; the events read before it are kept";
         ctx.error("", readError);
     }
     ChromeTraceHeader header;
@@ -129,9 +124,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         header.hostName = ex->hostName();
         if (const std::string version = ex->productVersion(); !version.empty())
             ctx.info("", "Nsight Systems " + version + " export");
-    } catch (const StoreError &e) {
+    } catch (const StoreError &) {
         if (readError.empty())
-            readError = file.string() + ": " + reasonOf(e, file);
+            readError = file.string() + ": " + ex->db().lastErrorReason();
         ctx.error("", readError);
     }
     header.framework = std::string();  // nsys does not say which framework ran
@@ -190,9 +185,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     int64_t metricSamples = 0;
     try {
         metricSamples = writeNsysGpuMetrics(*ex, ctx, runNameFor(file), epoch);
-    } catch (const StoreError &e) {
+    } catch (const StoreError &) {
         if (readError.empty())
-            readError = file.string() + ": GPU metrics unreadable (" + reasonOf(e, file) + ")";
+            readError = file.string() + ": GPU metrics unreadable, " + ex->db().lastErrorReason();
         ctx.error("GPU_METRICS", readError);
     }
     if (metricSamples < 0) {

@@ -18,7 +18,21 @@ bool walMode(const std::filesystem::path &file) {
     return in.gcount() == sizeof header && header[18] == 2;
 }
 
+std::string reasonFor(int code) {
+    const int primary = code & 0xff;
+    const std::string text = sqlite3_errstr(code);
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        return "locked by another process (still being written?): " + text;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+        return "damaged (" + text + ")";
+    return text;
+}
+
 } // namespace
+
+std::string ForeignDatabase::lastErrorReason() const {
+    return m_db ? reasonFor(sqlite3_extended_errcode(m_db)) : std::string("not open");
+}
 
 bool ForeignDatabase::looksLikeSqlite(std::string_view head) { return head.substr(0, kMagic.size()) == kMagic; }
 
@@ -47,12 +61,8 @@ ForeignDatabase ForeignDatabase::open(const std::filesystem::path &file, Mode mo
         SqliteStatement st(d.m_db, "SELECT name FROM sqlite_master WHERE type = 'table'");
         while (st.step())
             d.m_tables.insert(st.columnText(0));
-    } catch (const StoreError &e) {
-        const int code = sqlite3_extended_errcode(d.m_db) & 0xff;
-        const std::string why = code == SQLITE_BUSY || code == SQLITE_LOCKED
-                                    ? "locked by another process (still being written?): " + std::string(e.what())
-                                    : e.what();
-        throw StoreError(d.m_file + ": " + why);
+    } catch (const StoreError &) {
+        throw StoreError(d.m_file + ": " + d.lastErrorReason());
     }
     return d;
 }

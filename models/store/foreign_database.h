@@ -38,6 +38,10 @@ public:
     // The columns of `table` (empty when there is no such table).
     std::set<std::string> columns(const std::string &table) const;
 
+    // Why the last statement failed, in words for the user and without the file name: "damaged (...)",
+    // "locked by another process (...)" or SQLite's own text.
+    std::string lastErrorReason() const;
+
     // "SQLite format 3\0": the first 16 bytes of every SQLite database file.
     static bool looksLikeSqlite(std::string_view head);
 

@@ -3,6 +3,7 @@
 // files that are not exports (another SQLite database, a Stepscope session) skipped with a reason; a
 // damaged or locked export failing with a message naming it; the GPU metric names.
 
+#include "app/cli/input_session.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "importers/nsys/nsys_sqlite_importer.h"
 #include "models/store/foreign_database.h"
@@ -147,6 +148,10 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 300, 1, 7, 5, 1), (400, 450,
         makeExport(dir, "other.sqlite", "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
         makeExport(dir, "strings.db", "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);");
         { SessionStore session(fs::path(dir.path().toStdString()) / "renamed-session.db"); }  // named as no session
+        {
+            std::ofstream rep(dir.filePath("run1.nsys-rep").toStdString(), std::ios::binary);
+            rep << "\x7fQDSTRM-not-sqlite";  // the report's own container
+        }
         const auto s = test::importPaths({fs::path(dir.path().toStdString())});
         QCOMPARE(s.summary.sources.size(), size_t(0));
         QStringList reasons;
@@ -156,8 +161,21 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 300, 1, 7, 5, 1), (400, 450,
         QCOMPARE(reasons, QStringList({"other.sqlite: an SQLite database that is not an Nsight Systems export (no StringIds "
                                        "table with CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS tables)",
                                        "renamed-session.db: a Stepscope session file, not a profile: open it on its own",
+                                       "run1.nsys-rep: an Nsight Systems report: Stepscope reads its SQLite export; make it "
+                                       "with `nsys export --type sqlite run1.nsys-rep` and open the .sqlite file",
                                        "strings.db: an SQLite database that is not an Nsight Systems export (no StringIds "
                                        "table with CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS tables)"}));
+    }
+
+    void whatTheCommandLineOpensAsASession() {
+        QTemporaryDir dir;
+        const fs::path plain = makeExport(dir, "plain.sqlite", "CREATE TABLE t (x);");
+        const fs::path nsys = makeExport(dir, "n.sqlite", std::string(kBase) + range("Step 1", 0, 10));
+        const fs::path session = fs::path(dir.path().toStdString()) / "s.db";
+        { SessionStore store(session); }
+        QVERIFY(cli::isSessionFile(session));  // by its application_id, whatever its name
+        QVERIFY(!cli::isSessionFile(nsys));    // imported
+        QVERIFY(!cli::isSessionFile(plain));   // refused with the importers' reason, not "not a session"
     }
 
     void damagedExport() {

@@ -95,6 +95,10 @@ private slots:
                                   "(SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME)) + (SELECT count(*) FROM "
                                   "CUPTI_ACTIVITY_KIND_MEMCPY WHERE correlationId IN (SELECT correlationId FROM "
                                   "CUPTI_ACTIVITY_KIND_RUNTIME))"));
+        // Threads by their ThreadNames name, two of one name told apart by TID; the process's own rows.
+        QCOMPARE(rows("SELECT name FROM track WHERE kind = 'host_thread' ORDER BY name"),
+                 QStringList({"cuda-EvtHandlr [1701906]", "cuda-EvtHandlr [1701908]", "cuda-cloverleaf",
+                              "cuda-cloverleaf (process)"}));
         // No NVTX in this export: one whole-trace step, and the log says which tables were absent.
         QCOMPARE(rows("SELECT count(*) FROM v_step"), QStringList({"0"}));
         const QString log = test::importLog(*s.store);
