@@ -37,7 +37,7 @@ std::optional<int> load(Side &side, const ReportOptions &given, Streams io) {
     ReportOptions options = given;
     if (options.firstStep && !hasSteps(*side.session->store(), *options.firstStep, *options.lastStep)) {
         io.err << "stepscope compare: no steps " << *options.firstStep << "-" << *options.lastStep << " in the "
-               << side.role << " side (" << printableText(side.path) << ")\n";
+               << side.role << " side (" << printableText(side.path) << "; " << stepsHeld(*side.session->store()) << ")\n";
         return Usage;
     }
     applySavedBatchSize(*side.session->store(), options);

@@ -40,7 +40,8 @@ int runReport(const std::vector<std::string> &args, Streams io) {
     InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
     if (!session.store()) return session.exitCode();
     if (options.firstStep && !hasSteps(*session.store(), *options.firstStep, *options.lastStep)) {
-        io.err << "stepscope report: no steps " << *a.value("--steps") << " in the session\n";
+        io.err << "stepscope report: no steps " << *a.value("--steps") << " in the session (" << stepsHeld(*session.store())
+               << ")\n";
         return Usage;
     }
     applySavedBatchSize(*session.store(), options);

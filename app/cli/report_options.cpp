@@ -3,6 +3,8 @@
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 
+#include <algorithm>
+#include <optional>
 #include <ostream>
 
 namespace stepscope::cli {
@@ -42,10 +44,25 @@ void applySavedBatchSize(const SessionStore &store, ReportOptions &options) {
 
 bool hasSteps(const SessionStore &store, int64_t first, int64_t last) {
     SessionReader reader(store);
+    bool any = false;
     for (const RunRow &run : reader.runs())
-        for (const StepRow &s : reader.steps(run.id))
+        for (const StepRow &s : reader.steps(run.id)) {
+            any = true;
             if (s.step >= first && s.step <= last) return true;
-    return false;
+        }
+    return !any && first <= 0 && last >= 0;  // no step markers: the whole trace is step 0
+}
+
+std::string stepsHeld(const SessionStore &store) {
+    SessionReader reader(store);
+    std::optional<int64_t> lo, hi;
+    for (const RunRow &run : reader.runs())
+        for (const StepRow &s : reader.steps(run.id)) {
+            lo = std::min(lo.value_or(s.step), s.step);
+            hi = std::max(hi.value_or(s.step), s.step);
+        }
+    if (!lo) return "it has no step markers: the whole trace is step 0";
+    return *lo == *hi ? "it has step " + std::to_string(*lo) : "it has steps " + std::to_string(*lo) + "-" + std::to_string(*hi);
 }
 
 } // namespace stepscope::cli

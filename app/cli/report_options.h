@@ -19,7 +19,10 @@ bool readReportOptions(const ArgumentList &a, const std::string &command, Stream
 // The session's saved batch_size when options has none; unreadable settings are ignored.
 void applySavedBatchSize(const SessionStore &store, ReportOptions &options);
 
-// True when the session holds a step numbered first..last.
+// True when the session holds a step numbered first..last (a session without step markers holds
+// step 0, the whole trace).
 bool hasSteps(const SessionStore &store, int64_t first, int64_t last);
+// "it has steps 1-30", for the message when hasSteps() is false.
+std::string stepsHeld(const SessionStore &store);
 
 } // namespace stepscope::cli

@@ -7,6 +7,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
+#include "app/cli/report_options.h"
 #include "app/gui/figure_renderer.h"
 #include "app/gui/guarded_application.h"
 #include "app/gui/main_window.h"
@@ -119,11 +120,13 @@ int runExport(const std::vector<std::string> &args, Streams io) {
                     lo = std::min(lo, s.startNs);
                     hi = std::max(hi, s.startNs + s.durNs);
                 }
-        if (lo >= hi) {
-            io.err << "stepscope export: no steps " << printableText(*steps) << " in the session\n";
+        if (lo < hi) {
+            window.timeRange()->setRange({lo, hi});
+        } else if (!cli::hasSteps(*window.session()->store(), firstStep, lastStep)) {
+            io.err << "stepscope export: no steps " << printableText(*steps) << " in the session ("
+                   << cli::stepsHeld(*window.session()->store()) << ")\n";
             return Usage;
-        }
-        window.timeRange()->setRange({lo, hi});
+        }  // else no step markers: step 0 is the whole trace, the view as it opens
     }
     if (const auto range = a.value("--range")) {
         // T0:T1 as durations from the session start ("2.91s:2.92s", "150ms:+2ms" for a length), or
