@@ -55,6 +55,7 @@ int runExport(const std::vector<std::string> &args, Streams io) {
                    {"--list-views", "--no-caption"});
     if (a.ok() && a.flag("--list-views")) {
         for (const QString &name : gui::MainWindow::viewNames()) io.out << name.toStdString() << "\n";
+        io.out << "window\n";  // the whole window, the default
         return Ok;
     }
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");

@@ -112,6 +112,13 @@ private slots:
         QVERIFY(!fs::exists(at("x.png")));
     }
 
+    void listViewsNamesEveryView() {
+        const Result r = runCli({"export", "--list-views"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromStdString(r.out).split('\n', Qt::SkipEmptyParts),
+                 QStringList({"timeline", "steps", "utilization", "ops", "findings", "session", "log", "window"}));
+    }
+
     void doubleDashEndsOptions() {
         const Result r = runCli({"query", m_session.string(), "--", "-- a comment first\nSELECT count(*) AS n FROM v_step"});
         QCOMPARE(r.code, 0);
