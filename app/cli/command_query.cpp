@@ -1,15 +1,11 @@
-// `stepscope query S.stepscope "SELECT ..." [--format csv|json]`: read-only SQL over a session.
-// Read-only is enforced by SQLite itself (read-only connection + query_only + statement check +
-// an authorizer), never by looking at the SQL text. The authorizer closes what the others let
-// through: ATTACH creates a file at any path even on a read-only connection, a PRAGMA that sets
-// a value (query_only = 0, writable_schema = 1) changes the connection, and a few SQL functions
-// reach outside the query (fts3_tokenizer hands out or installs code pointers, load_extension loads
-// code, readfile/writefile/edit touch files or start programs where a build registers them).
+// `stepscope query S.stepscope "SELECT ..." [--format csv|json]`: read-only SQL over a session
+// (UserQuery enforces read-only and reads the rows), written out as CSV or JSON as they come.
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "models/store/printable_text.h"
+#include "models/store/user_query.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,25 +15,6 @@
 namespace stepscope::cli {
 
 namespace {
-// Denies ATTACH/DETACH, the functions above and pragmas that set something; pragmas that only
-// read (with or without an argument such as a table name) stay allowed.
-int readOnlyAuthorizer(void *, int action, const char *name, const char *arg, const char *, const char *) {
-    if (action == SQLITE_ATTACH || action == SQLITE_DETACH) return SQLITE_DENY;
-    if (action == SQLITE_FUNCTION) {
-        static const char *const kDenied[] = {"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit"};
-        for (const char *f : kDenied)
-            if (arg && sqlite3_stricmp(arg, f) == 0) return SQLITE_DENY;
-        return SQLITE_OK;
-    }
-    if (action != SQLITE_PRAGMA || !arg) return SQLITE_OK;
-    static const char *const kReadWithArgument[] = {"table_info", "table_xinfo", "table_list", "index_list", "index_info",
-                                                    "index_xinfo", "foreign_key_list", "foreign_key_check",
-                                                    "integrity_check", "quick_check", "function_list", "pragma_list"};
-    for (const char *p : kReadWithArgument)
-        if (name && sqlite3_stricmp(name, p) == 0) return SQLITE_OK;
-    return SQLITE_DENY;
-}
-
 std::string csvField(const std::string &v) {
     if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
     std::string out = "\"";
@@ -69,57 +46,38 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
     }
     try {
         SessionStore store(file, SessionStore::Mode::ReadOnly);
-        sqlite3_limit(store.db(), SQLITE_LIMIT_ATTACHED, 0);
-        sqlite3_set_authorizer(store.db(), readOnlyAuthorizer, nullptr);
-        sqlite3_stmt *raw = nullptr;
-        const char *tail = nullptr;
+        UserQuery query(store, sql);
         // A damaged file is unreadable input (2); anything else is a mistake in the SQL (1).
         const auto fail = [&] {
-            const int primary = sqlite3_extended_errcode(store.db()) & 0xff;
-            const bool damaged = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_IOERR;
-            io.err << "stepscope query: " << (damaged ? printableText(file) + ": " : std::string())
-                   << sqliteErrorMessage(store.db(), sqlite3_extended_errcode(store.db())) << "\n";
+            const bool damaged = query.problem() == UserQuery::Problem::Damaged;
+            io.err << "stepscope query: " << (damaged ? printableText(file) + ": " : std::string()) << query.message() << "\n";
             return damaged ? Unreadable : Usage;
         };
-        if (sqlite3_prepare_v2(store.db(), sql.c_str(), int(sql.size()), &raw, &tail) != SQLITE_OK) return fail();
-        struct Finalizer { sqlite3_stmt *s; ~Finalizer() { sqlite3_finalize(s); } } fin{raw};
-        if (!raw) {
-            io.err << "stepscope query: empty query\n";
-            return Usage;
-        }
-        if (!sqlite3_stmt_readonly(raw)) {
-            io.err << "stepscope query: refused: the statement would change the session; the query command is read-only\n";
-            return Usage;
-        }
-        if (tail && std::string(tail).find_first_not_of(" \t\r\n;") != std::string::npos) {
-            io.err << "stepscope query: give one statement at a time\n";
-            return Usage;
-        }
-        // Rows are written as they are read, in CSV and JSON alike: a query over millions of rows
-        // never holds them in memory. JSON is an array with one compact object per line.
-        const int cols = sqlite3_column_count(raw);
+        if (query.problem() != UserQuery::Problem::None) return fail();
+        // JSON is an array with one compact object per line.
+        const std::vector<std::string> &columns = query.columns();
         if (format == "csv") {
-            for (int c = 0; c < cols; ++c) io.out << (c ? "," : "") << csvField(sqlite3_column_name(raw, c));
+            for (size_t c = 0; c < columns.size(); ++c) io.out << (c ? "," : "") << csvField(columns[c]);
             io.out << "\n";
         } else {
             io.out << "[";
         }
-        int rc;
         int64_t rows = 0;
-        while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        std::vector<UserQuery::Value> row;
+        while (query.next(row)) {
             QJsonObject obj;
-            for (int c = 0; c < cols; ++c) {
-                const int type = sqlite3_column_type(raw, c);
-                const char *txt = reinterpret_cast<const char *>(sqlite3_column_text(raw, c));
-                const std::string v = txt ? txt : "";
+            for (size_t c = 0; c < columns.size(); ++c) {
+                const UserQuery::Value &v = row[c];
                 if (format == "csv") {
-                    io.out << (c ? "," : "") << (type == SQLITE_NULL ? "" : csvField(v));
+                    io.out << (c ? "," : "") << (v.type == UserQuery::Value::Type::Null ? "" : csvField(v.text));
                 } else {
-                    const QString key = QString::fromUtf8(sqlite3_column_name(raw, c));
-                    if (type == SQLITE_INTEGER) obj[key] = qint64(sqlite3_column_int64(raw, c));
-                    else if (type == SQLITE_FLOAT) obj[key] = sqlite3_column_double(raw, c);
-                    else if (type == SQLITE_NULL) obj[key] = QJsonValue::Null;
-                    else obj[key] = QString::fromStdString(v);
+                    const QString key = QString::fromStdString(columns[c]);
+                    switch (v.type) {
+                    case UserQuery::Value::Type::Integer: obj[key] = qint64(v.integer); break;
+                    case UserQuery::Value::Type::Float: obj[key] = v.real; break;
+                    case UserQuery::Value::Type::Null: obj[key] = QJsonValue::Null; break;
+                    case UserQuery::Value::Type::Text: obj[key] = QString::fromStdString(v.text); break;
+                    }
                 }
             }
             if (format == "csv") io.out << "\n";
@@ -127,7 +85,7 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
             ++rows;
             if (!io.out) break;  // the output is gone (closed pipe, full disk): stop reading
         }
-        if (rc != SQLITE_DONE && rc != SQLITE_ROW) return fail();
+        if (query.problem() != UserQuery::Problem::None) return fail();
         if (format == "json") io.out << "\n]\n";
         return Ok;
     } catch (const StoreError &e) {
