@@ -4,16 +4,16 @@
 // classifies tracks (host thread / GPU stream with its device from process labels or names, or
 // other), nests each track with SliceNester (overflow rows counted, never dropped), binds flow
 // endpoints to slices, then writes slices, flows, counters, allocator memory series and ProfilerStep#N
-// steps through the SessionWriter, plus one import_log line per kind of problem. Slices are written in arrival order
-// so args read back from ArgsSpill sequentially; their ids are predicted (SQLite hands out
-// max(rowid)+1) so parents and flows can refer to slices written later.
+// steps (the step rules' names) through the SessionWriter, plus one import_log line per kind of
+// problem. Slices are written in arrival order so args read back from ArgsSpill sequentially, each
+// with its id (from SessionWriter::firstFreeId) so parents and flows can refer to slices written later.
 // Slice and flow rows are built on a producer thread (args read back, flows sorted and paired)
 // and handed in batches through a BoundedQueue to the calling thread, which only inserts them
 // (BulkRowInserter) and polls cancel / reports progress; the two overlap on two cores.
 // Called by ChromeTraceImporter inside the caller's transaction, on the caller's thread.
 
 #include "importers/chrome/bounded_queue.h"
-#include "importers/chrome/bulk_row_inserter.h"
+#include "models/store/bulk_row_inserter.h"
 #include "importers/chrome/chrome_event.h"
 #include "importers/chrome/chrome_trace_buffer.h"
 #include "importers/common/import_context.h"
@@ -130,7 +130,6 @@ private:
     int64_t m_flowsWritten = 0;
     int64_t m_stepsWritten = 0;
     int64_t m_unboundEndpoints = 0;    // written by the producer thread until it is joined
-    int64_t m_mismatchedIds = 0;
     std::function<void(double)> m_progress;
     std::chrono::steady_clock::time_point m_lastProgress{};
     int64_t m_unitsDone = 0;

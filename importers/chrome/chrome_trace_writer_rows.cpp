@@ -13,27 +13,20 @@ namespace {
 // How long the writer waits for a batch before it polls cancel and progress again.
 constexpr std::chrono::milliseconds kPopWait{20};
 
-enum SliceColumn { Track, Start, Dur, Depth, Parent, Name, Category, Correlation, IntColumns, Args = IntColumns };
+enum SliceColumn { Id, Track, Start, Dur, Depth, Parent, Name, Category, Correlation, IntColumns, Args = IntColumns };
 
 } // namespace
 
 bool ChromeTraceWriter::writeRows() {
-    sqlite3 *db = m_w.store().db();
-    // Parents may come later in the file than their children, so ids are predicted: SQLite gives a
-    // new row max(rowid)+1, and nothing else inserts slices inside this transaction.
-    {
-        SqliteStatement next(db, "SELECT COALESCE(MAX(id), 0) + 1 FROM slice");
-        m_firstSliceId = next.step() ? next.columnInt(0) : 1;
-    }
-    {  // the same for flows, which are inserted out of id order (see produceFlowRows)
-        SqliteStatement next(db, "SELECT COALESCE(MAX(id), 0) + 1 FROM flow");
-        m_firstFlowId = next.step() ? next.columnInt(0) : 1;
-    }
-    BulkRowInserter slices(db, "stepscope_chrome_slice_rows", "slice",
-                           {"track_id", "start_ns", "dur_ns", "depth", "parent_id", "name_id", "category_id",
-                            "correlation", "args"});
-    BulkRowInserter flows(db, "stepscope_chrome_flow_rows", "flow",
-                          {"id", "run_id", "from_slice_id", "to_slice_id", "category_id"});
+    // Parents may come later in the file than their children, and flows are inserted out of id
+    // order (see produceFlowRows): rows carry their ids, taken from the first free one of each table.
+    m_firstSliceId = m_w.firstFreeId(SessionWriter::IdTable::Slice);
+    m_firstFlowId = m_w.firstFreeId(SessionWriter::IdTable::Flow);
+    const auto slices = m_w.bulkInserter("stepscope_chrome_slice_rows", "slice",
+                                         {"id", "track_id", "start_ns", "dur_ns", "depth", "parent_id", "name_id",
+                                          "category_id", "correlation", "args"});
+    const auto flows =
+        m_w.bulkInserter("stepscope_chrome_flow_rows", "flow", {"id", "run_id", "from_slice_id", "to_slice_id", "category_id"});
 
     // At most kQueuedBatches wait in `ready`, one is being filled and one inserted: `spare` (used
     // batches going back for reuse) never fills up, so handing one back never blocks.
@@ -69,13 +62,7 @@ bool ChromeTraceWriter::writeRows() {
                 return false;  // joinOnExit stops the producer
             continue;
         }
-        if (batch.flows) {
-            flows.insert(batch.rows);
-        } else {
-            slices.insert(batch.rows);
-            if (sqlite3_last_insert_rowid(db) != m_firstSliceId + batch.endSlice - 1)
-                m_mismatchedIds += int64_t(batch.rows.rows());
-        }
+        (batch.flows ? flows : slices)->insert(batch.rows);
         const int64_t units = batch.units;
         spare.push(std::move(batch));
         batch = PendingRows{};
@@ -86,8 +73,6 @@ bool ChromeTraceWriter::writeRows() {
     if (producerError)
         std::rethrow_exception(producerError);
     m_slicesWritten = int64_t(m_buf.slices().size());
-    if (m_mismatchedIds > 0)
-        m_ctx.error("", std::to_string(m_mismatchedIds) + " slices got unexpected ids; their parent links may be wrong");
     return true;
 }
 
@@ -122,7 +107,8 @@ bool ChromeTraceWriter::produceSliceRows(const EmitRows &emit, PendingRows &batc
     args.rewind();
     for (size_t i = 0; i < slices.size(); ++i) {
         const BufferedSlice &s = slices[i];
-        const int64_t row[IntColumns] = {m_tracks[s.track].id,
+        const int64_t row[IntColumns] = {m_firstSliceId + int64_t(i),
+                                         m_tracks[s.track].id,
                                          s.start - m_shift,
                                          s.dur,
                                          s.depth,

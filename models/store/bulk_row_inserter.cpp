@@ -1,4 +1,4 @@
-#include "importers/chrome/bulk_row_inserter.h"
+#include "models/store/bulk_row_inserter.h"
 
 #include "models/store/sqlite_statement.h"
 

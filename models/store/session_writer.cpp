@@ -266,4 +266,15 @@ void SessionWriter::log(std::optional<int64_t> sourceId, Severity severity, cons
     st.run();
 }
 
+int64_t SessionWriter::firstFreeId(IdTable table) {
+    SqliteStatement next(m_store.db(), table == IdTable::Slice ? "SELECT COALESCE(MAX(id), 0) + 1 FROM slice"
+                                                               : "SELECT COALESCE(MAX(id), 0) + 1 FROM flow");
+    return next.step() ? next.columnInt(0) : 1;
+}
+
+std::unique_ptr<BulkRowInserter> SessionWriter::bulkInserter(const std::string &module, std::string_view table,
+                                                             const std::vector<std::string> &columns) {
+    return std::make_unique<BulkRowInserter>(m_store.db(), module, table, columns);
+}
+
 } // namespace stepscope

@@ -5,13 +5,16 @@
 // Statements are prepared once and reused; strings are interned through an in-memory cache.
 // Times given to addSlice/addStep/addCounterSample are relative to the run's time_base_ns.
 
+#include "models/store/bulk_row_inserter.h"
 #include "models/store/session_store.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace stepscope {
 
@@ -82,6 +85,14 @@ public:
                             std::optional<int64_t> device, const std::string &unit, int64_t periodNs);
     void setMetricSeriesPeriod(int64_t seriesId, int64_t periodNs);
     void addMetricSample(int64_t seriesId, int64_t tNs, double value);
+
+    // Bulk rows (bulk_row_inserter.h) go into a table with one statement per batch. Rows carry
+    // their ids: the first free id of the table, then the next ones (nothing else may insert into
+    // the table while the caller's inserter is in use). `module` must be unique per connection.
+    enum class IdTable { Slice, Flow };
+    int64_t firstFreeId(IdTable table);
+    std::unique_ptr<BulkRowInserter> bulkInserter(const std::string &module, std::string_view table,
+                                                  const std::vector<std::string> &columns);
 
     // position: byte offset, "line N" or "record N" — whatever lets the user find the spot.
     void log(std::optional<int64_t> sourceId, Severity severity, const std::string &file,

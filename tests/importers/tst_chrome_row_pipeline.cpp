@@ -4,8 +4,8 @@
 // ChunkedArray (indexing across chunks, stable sorting through its iterators).
 
 #include "importers/chrome/bounded_queue.h"
-#include "importers/chrome/bulk_row_inserter.h"
 #include "importers/chrome/chunked_array.h"
+#include "models/store/bulk_row_inserter.h"
 #include "models/store/sqlite_statement.h"
 
 #include <QtTest>
