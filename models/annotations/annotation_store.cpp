@@ -37,7 +37,7 @@ int64_t AnnotationStore::insert(const Annotation &a) {
     st.bind(5, std::string_view(a.color));
     st.bind(6, a.createdNs > 0 ? a.createdNs : nowNs());
     st.run();
-    const int64_t id = sqlite3_last_insert_rowid(m_store.db());
+    const int64_t id = st.lastInsertId();
     m_store.checkpoint();  // what the user sees as saved is in the file itself, not only in -wal
     return id;
 }
@@ -76,7 +76,7 @@ int64_t AnnotationStore::insert(const SavedView &v) {
     if (v.layout.empty()) st.bindNull(4);
     else st.bind(4, std::string_view(v.layout));
     st.run();
-    const int64_t id = sqlite3_last_insert_rowid(m_store.db());
+    const int64_t id = st.lastInsertId();
     m_store.checkpoint();  // what the user sees as saved is in the file itself, not only in -wal
     return id;
 }

@@ -2,8 +2,7 @@
 
 #include "models/store/session_store.h"
 
-#include <sqlite3.h>
-
+#include <chrono>
 #include <mutex>
 
 namespace stepscope {
@@ -12,7 +11,7 @@ namespace stepscope {
 struct BackgroundReader::Job {
     std::atomic<bool> cancel{false};
     std::mutex mutex;
-    sqlite3 *db = nullptr;
+    SessionConnection *conn = nullptr;  // while the work runs (interrupted by cancel)
 };
 
 BackgroundReader::BackgroundReader(QObject *parent) : QObject(parent) {}
@@ -30,7 +29,7 @@ void BackgroundReader::cancel() {
     if (m_job) {
         m_job->cancel = true;
         std::lock_guard lock(m_job->mutex);
-        if (m_job->db) sqlite3_interrupt(m_job->db);
+        if (m_job->conn) m_job->conn->interrupt();
     }
     if (m_worker.joinable()) m_worker.join();
     m_job.reset();
@@ -54,10 +53,10 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
             // Not readable now (or not a session Stepscope trusts): nothing to show.
         }
         if (sqlite3 *db = conn.db()) {
-            sqlite3_busy_timeout(db, 2000);
+            conn.setBusyTimeout(std::chrono::milliseconds(2000));
             {
                 std::lock_guard lock(job->mutex);
-                job->db = db;
+                job->conn = &conn;
             }
             try {
                 deliver = work(db, job->cancel);
@@ -65,7 +64,7 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
                 deliver = {};  // interrupted, damaged or unreadable now (StoreError, bad_alloc): nothing to show
             }
             std::lock_guard lock(job->mutex);
-            job->db = nullptr;
+            job->conn = nullptr;
         }
         conn = SessionConnection();
         const bool cancelled = job->cancel.load();

@@ -2,7 +2,7 @@
 // BackgroundReader runs one read of the session at a time on a worker thread, over its own
 // read-only connection to the session file, for questions that take seconds on big sessions (range
 // sums, search over every slice): the GUI thread never waits for them. Starting a new read cancels
-// the one in progress (a flag plus sqlite3_interrupt); the read's result is handed back as a closure
+// the one in progress (a flag plus interrupting its connection); the read's result is handed back as a closure
 // run on the owner's thread, only if no newer read was started meanwhile. Sessions that are not a
 // file cannot be shared: start() says so and the caller reads synchronously.
 

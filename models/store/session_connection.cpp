@@ -218,6 +218,10 @@ void SessionConnection::interrupt() {
     if (m_db) sqlite3_interrupt(m_db);
 }
 
+void SessionConnection::setBusyTimeout(std::chrono::milliseconds wait) {
+    if (m_db) sqlite3_busy_timeout(m_db, int(wait.count()));
+}
+
 void SessionConnection::setStatementTimeLimit(std::chrono::milliseconds limit) {
     if (m_guard) m_guard->limitMs = int64_t(limit.count());
 }

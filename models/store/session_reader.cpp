@@ -103,6 +103,12 @@ TimeRange SessionReader::runTimeRange(int64_t runId) const {
     return {};
 }
 
+std::optional<int64_t> SessionReader::firstMetricTime() const {
+    SqliteStatement st(m_store.db(), "SELECT min(t_ns) FROM v_metric");
+    if (!st.step() || st.columnIsNull(0)) return std::nullopt;
+    return st.columnInt(0);
+}
+
 std::vector<MetricSeriesRow> SessionReader::metricSeries() const {
     SqliteStatement st(m_store.db(),
         "SELECT ms.id, ms.source_id, ms.run, ms.name, ms.unit, ms.device, ms.period_ns, "

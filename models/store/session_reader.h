@@ -68,6 +68,7 @@ public:
     int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
     TimeRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
     std::vector<MetricSeriesRow> metricSeries() const;
+    std::optional<int64_t> firstMetricTime() const;    // absolute time of the earliest metric sample
     std::vector<LogRow> importLog(int limit = 1000) const;
     int64_t warningCount() const;                      // warnings + errors over all sources
 

@@ -130,6 +130,18 @@ std::string sqliteFileUri(const std::filesystem::path &file, std::string_view qu
     return uri;
 }
 
+void SqliteStatement::bindBlob(int index, const void *data, size_t bytes) {
+    if (sqlite3_bind_blob64(m_stmt, index, data, sqlite3_uint64(bytes), SQLITE_STATIC) != SQLITE_OK) fail(m_db, "bind");
+}
+
+std::string_view SqliteStatement::columnBlob(int col) const {
+    const void *blob = sqlite3_column_blob(m_stmt, col);
+    const int bytes = sqlite3_column_bytes(m_stmt, col);
+    return blob && bytes > 0 ? std::string_view(static_cast<const char *>(blob), size_t(bytes)) : std::string_view();
+}
+
+int64_t SqliteStatement::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+
 void distrustFileSql(sqlite3 *db) {
     struct Setting { int op; int value; const char *name; };
     static const Setting kSettings[] = {

@@ -33,6 +33,8 @@ public:
     void bind(int index, std::string_view text);
     void bindNull(int index);
     void bind(int index, std::optional<int64_t> value);
+    // Binds `bytes` bytes at `data` as a BLOB without copying: they must stay until the step.
+    void bindBlob(int index, const void *data, size_t bytes);
 
     // Steps once; true while a row is available.
     bool step();
@@ -46,6 +48,10 @@ public:
     bool columnIsNull(int col) const;
     int columnCount() const;
     int columnType(int col) const;
+    // A BLOB column's bytes, valid until the next step or reset.
+    std::string_view columnBlob(int col) const;
+    // The rowid of the last row this statement's connection inserted.
+    int64_t lastInsertId() const;
 
     sqlite3_stmt *handle() const { return m_stmt; }
 

@@ -83,13 +83,13 @@ bool TimelineLodStore::readCacheRows(sqlite3 *db) {
         if (t.finestLevel < 0 || level != t.finestLevel + int64_t(t.levels.size()) || level > kLodMaxLevel)
             return reject(id, "level " + std::to_string(level) + " where level " +
                                    std::to_string(t.finestLevel + int64_t(t.levels.size())) + " was due");
-        const size_t bytes = size_t(sqlite3_column_bytes(levels.handle(), 2));
+        const std::string_view blob = levels.columnBlob(2);
+        const size_t bytes = blob.size();
         if (bytes == 0 || bytes % sizeof(LodCell) != 0)
             return reject(id, "level " + std::to_string(level) + " blob of " + std::to_string(bytes) +
                                   " bytes, not a whole number of 48-byte cells");
-        const void *blob = sqlite3_column_blob(levels.handle(), 2);
         std::vector<LodCell> cells(bytes / sizeof(LodCell));  // as large as the blob, never a stored count
-        std::memcpy(cells.data(), blob, bytes);
+        std::memcpy(cells.data(), blob.data(), bytes);
         if (const std::string why = checkLodLevel(t, int(level), cells); !why.empty()) return reject(id, why);
         t.levels.push_back(std::move(cells));
     }

@@ -85,8 +85,7 @@ private:
 };
 
 void bindBlob(SqliteStatement &st, int index, const std::vector<LodCell> &cells) {
-    sqlite3_bind_blob64(st.handle(), index, cells.data(), sqlite3_uint64(cells.size() * sizeof(LodCell)),
-                        SQLITE_STATIC);
+    st.bindBlob(index, cells.data(), cells.size() * sizeof(LodCell));
 }
 
 } // namespace

@@ -2,7 +2,6 @@
 
 #include "models/store/session_store.h"
 
-#include <sqlite3.h>
 
 #include <chrono>
 
@@ -75,7 +74,7 @@ void TimelineWindowLoader::run(std::filesystem::path file) {
     }
     sqlite3 *db = conn.db();
     const bool ok = db != nullptr;
-    if (ok) sqlite3_busy_timeout(db, 2000);
+    conn.setBusyTimeout(std::chrono::milliseconds(2000));
     for (;;) {
         Request r;
         {
