@@ -255,13 +255,23 @@ void MainWindow::buildToolBar() {
         SessionStore *store = m_session->store();
         if (!store || store->mode() != SessionStore::Mode::ReadWrite) return;
         const std::string value = m_batchSize->value() > 0 ? std::to_string(m_batchSize->value()) : std::string();
-        if (store->setting("batch_size") == value) return;
-        store->setSetting("batch_size", value);
+        try {
+            if (store->setting("batch_size") == value) return;
+            store->setSetting("batch_size", value);
+        } catch (const StoreError &e) {  // busy or damaged file: the box keeps the value for this window
+            showStatus(tr("Batch size not saved: %1").arg(QString::fromStdString(e.what())), 8000);
+            return;
+        }
         m_session->notifyChanged();
     });
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
         QSignalBlocker block(m_batchSize);
-        const std::string saved = m_session->store() ? m_session->store()->setting("batch_size") : std::string();
+        std::string saved;
+        try {
+            saved = m_session->store() ? m_session->store()->setting("batch_size") : std::string();
+        } catch (const StoreError &) {
+            // unreadable now: shown as unknown
+        }
         m_batchSize->setValue(saved.empty() ? 0 : QString::fromStdString(saved).toInt());
         m_batchSize->setEnabled(m_session->isOpen());
     });

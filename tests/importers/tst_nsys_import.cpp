@@ -129,10 +129,15 @@ INSERT INTO StringIds VALUES (1, 'gemm');
 CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
   correlationId INTEGER, shortName INTEGER);
 INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 300, 1, 7, 5, 1), (400, 450, 1, 7, 6, 1), (NULL, 10, 1, 7, 7, 1);
+INSERT INTO StringIds VALUES (2, 'cudnnConvolutionForward');
+CREATE TABLE CUDNN_EVENTS (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER, nameId INTEGER);
+INSERT INTO CUDNN_EVENTS VALUES (120, 130, 0, )" + std::to_string(kTid) + R"(, 2);
 )"));
         QCOMPARE(int(r.result.status), int(SourceStatus::Partial));  // a kernel row skipped; no launches
         QCOMPARE(rows(r, "SELECT track_kind, device, track, name, start_ns, dur_ns FROM v_slice ORDER BY start_ns"),
-                 QStringList({"gpu_stream|1|stream 7|gemm|100|200", "gpu_stream|1|stream 7|gemm|400|50"}));
+                 QStringList({"gpu_stream|1|stream 7|gemm|100|200", "host_thread|NULL|thread 7|cudnnConvolutionForward|120|10",
+                              "gpu_stream|1|stream 7|gemm|400|50"}));
+        QCOMPARE(rows(r, "SELECT category FROM v_slice WHERE name = 'cudnnConvolutionForward'"), QStringList({"cudnn"}));
         const QString log = test::importLog(*r.store);
         QVERIFY2(log.contains("info|CUPTI_ACTIVITY_KIND_MEMCPY|table CUPTI_ACTIVITY_KIND_MEMCPY absent: no memcpys"), qPrintable(log));
         QVERIFY(log.contains("warning|CUPTI_ACTIVITY_KIND_RUNTIME|table CUPTI_ACTIVITY_KIND_RUNTIME absent: no CUDA runtime "

@@ -99,13 +99,18 @@ void ClockOffsetDialog::alignSelectedToMetrics() {
     const int row = m_table->currentRow();
     if (row < 0 || !m_session->store()) return;
     const QVariant start = m_table->item(row, Path)->data(kStartRole);
-    SqliteStatement st(m_session->store()->db(), "SELECT min(t_ns) FROM v_metric");
-    if (!start.isValid() || !st.step() || st.columnIsNull(0)) {
+    std::optional<int64_t> metricsStart;
+    try {
+        metricsStart = SessionReader(*m_session->store()).firstMetricTime();
+    } catch (const StoreError &e) {
+        m_error->setText(QString::fromStdString(e.what()));
+        return;
+    }
+    if (!start.isValid() || !metricsStart) {
         m_error->setText(tr("Select a trace, in a session that has metrics."));
         return;
     }
-    const int64_t metricsStart = st.columnInt(0);
-    m_table->item(row, Offset)->setText(QString::fromStdString(DurationText::format(metricsStart - start.toLongLong())));
+    m_table->item(row, Offset)->setText(QString::fromStdString(DurationText::format(*metricsStart - start.toLongLong())));
     m_error->clear();
 }
 
@@ -130,7 +135,12 @@ bool ClockOffsetDialog::apply() {
         }
         if (*ns != store->clockOffsetNs(path)) changes.emplace_back(path, *ns);
     }
-    for (const auto &[path, ns] : changes) store->setClockOffsetNs(path, ns);
+    try {
+        for (const auto &[path, ns] : changes) store->setClockOffsetNs(path, ns);
+    } catch (const StoreError &e) {  // busy or damaged file: say so in the dialog, which stays open
+        m_error->setText(tr("Offsets not saved: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
     m_error->clear();
     if (!changes.empty()) m_session->notifyChanged();
     return true;
