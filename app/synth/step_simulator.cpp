@@ -1,6 +1,6 @@
 #include "app/synth/step_simulator.h"
 
-#include "app/synth/chrome_trace_writer.h"
+#include "app/synth/trace_event_json_writer.h"
 #include "app/synth/gpu_activity_recorder.h"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ constexpr int kCbidStreamWaitEvent = 147;
 constexpr int64_t kLaunchLatencyNs = 2'500; // a kernel starts at least this long after its launch begins
 } // namespace
 
-StepSimulator::StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder)
+StepSimulator::StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter &writer, GpuActivityRecorder *recorder)
     : setup_(setup), w_(writer), recorder_(recorder), program_(setup.kernelsPerStep, setup.bottleneck),
       shaper_(setup.bottleneck, setup.seed, setup.gpus, program_.kernelCount(), setup.checkpointEvery) {
     for (int g = 0; g < setup_.gpus; ++g) {

@@ -2,7 +2,7 @@
 // StepSimulator: owns the simulated clocks of a training run - per GPU one host (python) thread clock,
 // one compute stream (7) and one NCCL stream (13) - and the correlation / External id counters. The
 // generator calls runStep() once per step; the simulator walks the TrainingStepProgram under the
-// StepShape the BottleneckShaper gives, emits each event to the ChromeTraceWriter as soon as its
+// StepShape the BottleneckShaper gives, emits each event to the TraceEventJsonWriter as soon as its
 // duration is known (enclosing ranges therefore follow their children in the file) and reports device
 // busy time to the GpuActivityRecorder.
 //
@@ -22,7 +22,7 @@
 
 namespace stepscope::synth {
 
-class ChromeTraceWriter;
+class TraceEventJsonWriter;
 class GpuActivityRecorder;
 
 struct SimulationSetup {
@@ -49,7 +49,7 @@ public:
     static constexpr std::string_view kInefficientKernel =
         "void stepscope_synth::inefficient_scan_kernel<float, 1>(float const*, float*, int)";
 
-    StepSimulator(const SimulationSetup &setup, ChromeTraceWriter &writer, GpuActivityRecorder *recorder);
+    StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter &writer, GpuActivityRecorder *recorder);
 
     void writeMetadata();
     void runStep(int64_t stepNumber);
@@ -101,7 +101,7 @@ private:
     void memoryEvent(Lane &l, int64_t bytes);
 
     SimulationSetup setup_;
-    ChromeTraceWriter &w_;
+    TraceEventJsonWriter &w_;
     GpuActivityRecorder *recorder_;
     TrainingStepProgram program_;
     BottleneckShaper shaper_;

@@ -3,7 +3,7 @@
 // on_train_batch_end callback and torch.save. Kept apart from the op/launch machinery in
 // step_simulator.cpp so that each file stays readable.
 
-#include "app/synth/chrome_trace_writer.h"
+#include "app/synth/trace_event_json_writer.h"
 #include "app/synth/step_simulator.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "app/synth/synthetic_profile_generator.h"
 
-#include "app/synth/chrome_trace_writer.h"
+#include "app/synth/trace_event_json_writer.h"
 #include "app/synth/deterministic_random.h"
 #include "app/synth/gpu_activity_recorder.h"
 #include "app/synth/gzip_file_writer.h"
@@ -32,7 +32,7 @@ SimulationSetup setupFor(const SyntheticProfileOptions &o) {
 std::pair<double, double> measureEvents(SyntheticProfileOptions o, int kernelsPerStep) {
     o.kernelsPerStep = kernelsPerStep;
     o.checkpointEvery = 1'000'000'000;
-    ChromeTraceWriter w(nullptr);
+    TraceEventJsonWriter w(nullptr);
     StepSimulator sim(setupFor(o), w, nullptr);
     sim.writeMetadata();
     const int64_t before = w.events();
@@ -127,7 +127,7 @@ SyntheticProfileStats SyntheticProfileGenerator::generate(const std::filesystem:
     std::unique_ptr<GzipFileWriter> gz;
     if (!traceGz.empty())
         gz = std::make_unique<GzipFileWriter>(traceGz, o.gzipLevel);
-    ChromeTraceWriter w(gz.get());
+    TraceEventJsonWriter w(gz.get());
     GpuActivityRecorder activity(o.gpus);
     StepSimulator sim(setupFor(o), w, &activity);
 

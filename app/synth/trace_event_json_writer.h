@@ -1,5 +1,5 @@
 #pragma once
-// ChromeTraceWriter: owns the JSON text of a trace while it is being written - formatting of events,
+// TraceEventJsonWriter: owns the JSON text of a trace while it is being written - formatting of events,
 // commas, microsecond time stamps with nanosecond digits - and hands full chunks to a GzipFileWriter.
 // The step simulator calls it once per event; without a sink it only counts (used to size a run).
 //
@@ -16,26 +16,26 @@ namespace stepscope::synth {
 
 class GzipFileWriter;
 
-class ChromeTraceWriter {
+class TraceEventJsonWriter {
 public:
-    explicit ChromeTraceWriter(GzipFileWriter *sink);
+    explicit TraceEventJsonWriter(GzipFileWriter *sink);
 
     // Text outside traceEvents (the document head and tail); not counted as events.
     void raw(std::string_view text);
     // Opens an event; pid/tid given as numbers or, with the string overload, as JSON strings. An empty
     // cat is left out (metadata events have none).
-    ChromeTraceWriter &begin(char ph, std::string_view cat, std::string_view name, int64_t pid, int64_t tid,
+    TraceEventJsonWriter &begin(char ph, std::string_view cat, std::string_view name, int64_t pid, int64_t tid,
                              int64_t tsNs);
-    ChromeTraceWriter &begin(char ph, std::string_view cat, std::string_view name, std::string_view pid,
+    TraceEventJsonWriter &begin(char ph, std::string_view cat, std::string_view name, std::string_view pid,
                              std::string_view tid, int64_t tsNs);
-    ChromeTraceWriter &dur(int64_t ns);
-    ChromeTraceWriter &field(std::string_view key, int64_t value);
-    ChromeTraceWriter &field(std::string_view key, std::string_view value);
-    ChromeTraceWriter &arg(std::string_view key, int64_t value);
-    ChromeTraceWriter &arg(std::string_view key, std::string_view value);
+    TraceEventJsonWriter &dur(int64_t ns);
+    TraceEventJsonWriter &field(std::string_view key, int64_t value);
+    TraceEventJsonWriter &field(std::string_view key, std::string_view value);
+    TraceEventJsonWriter &arg(std::string_view key, int64_t value);
+    TraceEventJsonWriter &arg(std::string_view key, std::string_view value);
     // value / 1000 written with three decimals (e.g. a bandwidth in GB/s from MB/s).
-    ChromeTraceWriter &argMilli(std::string_view key, int64_t thousandths);
-    ChromeTraceWriter &arg(std::string_view key, const std::array<int, 3> &dims);
+    TraceEventJsonWriter &argMilli(std::string_view key, int64_t thousandths);
+    TraceEventJsonWriter &arg(std::string_view key, const std::array<int, 3> &dims);
     void end();
     // Hands the rest of the buffer to the sink; called before the sink finishes.
     void flush();

@@ -1,4 +1,4 @@
-#include "app/synth/chrome_trace_writer.h"
+#include "app/synth/trace_event_json_writer.h"
 
 #include "app/synth/gzip_file_writer.h"
 
@@ -10,21 +10,21 @@ namespace {
 constexpr size_t kChunk = 1 << 20;
 }
 
-ChromeTraceWriter::ChromeTraceWriter(GzipFileWriter *sink) : sink_(sink) {
+TraceEventJsonWriter::TraceEventJsonWriter(GzipFileWriter *sink) : sink_(sink) {
     buf_.reserve(kChunk + (64 << 10));
 }
 
-void ChromeTraceWriter::raw(std::string_view text) {
+void TraceEventJsonWriter::raw(std::string_view text) {
     buf_.append(text);
 }
 
-void ChromeTraceWriter::appendInt(int64_t v) {
+void TraceEventJsonWriter::appendInt(int64_t v) {
     char tmp[24];
     auto res = std::to_chars(tmp, tmp + sizeof tmp, v);
     buf_.append(tmp, res.ptr);
 }
 
-void ChromeTraceWriter::appendMicros(std::string &out, int64_t ns) {
+void TraceEventJsonWriter::appendMicros(std::string &out, int64_t ns) {
     if (ns < 0) {
         out.push_back('-');
         ns = -ns;
@@ -40,13 +40,13 @@ void ChromeTraceWriter::appendMicros(std::string &out, int64_t ns) {
     out.append(tmp, p);
 }
 
-void ChromeTraceWriter::appendKey(std::string_view key) {
+void TraceEventJsonWriter::appendKey(std::string_view key) {
     buf_.append(",\"");
     buf_.append(key);
     buf_.append("\":");
 }
 
-ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::string_view name, int64_t pid,
+TraceEventJsonWriter &TraceEventJsonWriter::begin(char ph, std::string_view cat, std::string_view name, int64_t pid,
                                             int64_t tid, int64_t tsNs) {
     buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     firstEvent_ = false;
@@ -67,7 +67,7 @@ ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::string_view name, std::string_view pid,
+TraceEventJsonWriter &TraceEventJsonWriter::begin(char ph, std::string_view cat, std::string_view name, std::string_view pid,
                                             std::string_view tid, int64_t tsNs) {
     buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     firstEvent_ = false;
@@ -88,19 +88,19 @@ ChromeTraceWriter &ChromeTraceWriter::begin(char ph, std::string_view cat, std::
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::dur(int64_t ns) {
+TraceEventJsonWriter &TraceEventJsonWriter::dur(int64_t ns) {
     buf_.append(",\"dur\":");
     appendMicros(buf_, ns);
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::field(std::string_view key, int64_t value) {
+TraceEventJsonWriter &TraceEventJsonWriter::field(std::string_view key, int64_t value) {
     appendKey(key);
     appendInt(value);
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::field(std::string_view key, std::string_view value) {
+TraceEventJsonWriter &TraceEventJsonWriter::field(std::string_view key, std::string_view value) {
     appendKey(key);
     buf_.push_back('"');
     buf_.append(value);
@@ -108,7 +108,7 @@ ChromeTraceWriter &ChromeTraceWriter::field(std::string_view key, std::string_vi
     return *this;
 }
 
-void ChromeTraceWriter::openArgs() {
+void TraceEventJsonWriter::openArgs() {
     if (!argsOpen_) {
         buf_.append(",\"args\":{\"");
         argsOpen_ = true;
@@ -117,7 +117,7 @@ void ChromeTraceWriter::openArgs() {
     }
 }
 
-ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, int64_t value) {
+TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, int64_t value) {
     openArgs();
     buf_.append(key);
     buf_.append("\":");
@@ -125,7 +125,7 @@ ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, int64_t value) {
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, std::string_view value) {
+TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, std::string_view value) {
     openArgs();
     buf_.append(key);
     buf_.append("\":\"");
@@ -134,7 +134,7 @@ ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, std::string_view
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::argMilli(std::string_view key, int64_t thousandths) {
+TraceEventJsonWriter &TraceEventJsonWriter::argMilli(std::string_view key, int64_t thousandths) {
     openArgs();
     buf_.append(key);
     buf_.append("\":");
@@ -142,7 +142,7 @@ ChromeTraceWriter &ChromeTraceWriter::argMilli(std::string_view key, int64_t tho
     return *this;
 }
 
-ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, const std::array<int, 3> &dims) {
+TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, const std::array<int, 3> &dims) {
     openArgs();
     buf_.append(key);
     buf_.append("\":[");
@@ -155,7 +155,7 @@ ChromeTraceWriter &ChromeTraceWriter::arg(std::string_view key, const std::array
     return *this;
 }
 
-void ChromeTraceWriter::end() {
+void TraceEventJsonWriter::end() {
     buf_.append(argsOpen_ ? "}}" : "}");
     argsOpen_ = false;
     ++events_;
@@ -163,7 +163,7 @@ void ChromeTraceWriter::end() {
         flush();
 }
 
-void ChromeTraceWriter::flush() {
+void TraceEventJsonWriter::flush() {
     bytes_ += static_cast<int64_t>(buf_.size());
     if (sink_)
         sink_->write(buf_);
