@@ -68,7 +68,7 @@ std::vector<TrackRow> SessionReader::tracks(int64_t runId) const {
     st.bind(1, runId);
     std::vector<TrackRow> out;
     while (st.step())
-        out.push_back({st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnText(3), st.columnText(4),
+        out.push_back({st.columnInt(0), st.columnInt(1), trackKindFromName(st.columnText(2)), st.columnText(3), st.columnText(4),
                        st.columnText(5), optInt(st, 6), st.columnInt(7), st.columnInt(8)});
     return out;
 }
@@ -124,7 +124,7 @@ std::vector<LogRow> SessionReader::importLog(int limit) const {
     SqliteStatement st(m_store.db(), "SELECT severity, file, position, message FROM import_log ORDER BY id LIMIT ?1");
     st.bind(1, int64_t(limit));
     std::vector<LogRow> out;
-    while (st.step()) out.push_back({st.columnText(0), st.columnText(1), st.columnText(2), st.columnText(3)});
+    while (st.step()) out.push_back({severityFromName(st.columnText(0)), st.columnText(1), st.columnText(2), st.columnText(3)});
     return out;
 }
 

@@ -3,6 +3,7 @@
 // typed rows for sources, runs, tracks, steps, metrics and the import log. Times it returns are
 // absolute (run time base + the user's clock offset for the source), in ns.
 
+#include "models/store/session_enums.h"
 #include "models/store/session_store.h"
 
 #include <cstdint>
@@ -29,7 +30,8 @@ struct RunRow {
 
 struct TrackRow {
     int64_t id = 0, runId = 0;
-    std::string kind, name, pid, tid;
+    TrackKind kind = TrackKind::Other;
+    std::string name, pid, tid;
     std::optional<int64_t> device;
     int64_t sortIndex = 0;
     int64_t slices = 0;
@@ -47,7 +49,8 @@ struct MetricSeriesRow {
 };
 
 struct LogRow {
-    std::string severity, file, position, message;
+    Severity severity = Severity::Info;
+    std::string file, position, message;
 };
 
 struct TimeRange {

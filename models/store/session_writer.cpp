@@ -4,11 +4,6 @@
 
 namespace stepscope {
 
-namespace {
-// Page cache during an import transaction. 64 MiB: a 5 M-event Chrome import peaks near 400 MB
-// without it and must stay under 512 MB; larger caches gained little more.
-constexpr int64_t kImportCacheKiB = 65536;
-
 std::string_view trackKindName(TrackKind k) {
     switch (k) {
     case TrackKind::HostThread: return "host_thread";
@@ -26,6 +21,24 @@ std::string_view severityName(Severity s) {
     }
     return "error";
 }
+TrackKind trackKindFromName(std::string_view name) {
+    for (TrackKind k : {TrackKind::HostThread, TrackKind::GpuStream, TrackKind::Counter})
+        if (trackKindName(k) == name) return k;
+    return TrackKind::Other;
+}
+
+Severity severityFromName(std::string_view name) {
+    for (Severity v : {Severity::Info, Severity::Warning})
+        if (severityName(v) == name) return v;
+    return Severity::Error;
+}
+
+
+namespace {
+// Page cache during an import transaction. 64 MiB: a 5 M-event Chrome import peaks near 400 MB
+// without it and must stay under 512 MB; larger caches gained little more.
+constexpr int64_t kImportCacheKiB = 65536;
+
 std::string_view statusName(SourceStatus s) {
     switch (s) {
     case SourceStatus::Ok: return "ok";

@@ -6,6 +6,7 @@
 // Times given to addSlice/addStep/addCounterSample are relative to the run's time_base_ns.
 
 #include "models/store/bulk_row_inserter.h"
+#include "models/store/session_enums.h"
 #include "models/store/session_store.h"
 
 #include <cstdint>
@@ -18,9 +19,6 @@
 
 namespace stepscope {
 
-enum class SourceStatus { Ok, Partial, Failed };
-enum class TrackKind { HostThread, GpuStream, Counter, Other };
-enum class Severity { Info, Warning, Error };
 
 struct RunInfo {
     std::string name;       // shown to the user; unique enough to tell runs apart (e.g. host or rank)

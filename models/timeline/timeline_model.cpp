@@ -15,9 +15,9 @@ namespace {
 constexpr int64_t kExactBudget = 4000;
 
 QString subgroupTitle(const TrackRow &t) {
-    if (t.kind == "gpu_stream") return t.device ? QStringLiteral("GPU %1").arg(*t.device) : QStringLiteral("GPU");
-    if (t.kind == "host_thread") return QStringLiteral("Host");
-    if (t.kind == "counter") return QStringLiteral("Counters");
+    if (t.kind == TrackKind::GpuStream) return t.device ? QStringLiteral("GPU %1").arg(*t.device) : QStringLiteral("GPU");
+    if (t.kind == TrackKind::HostThread) return QStringLiteral("Host");
+    if (t.kind == TrackKind::Counter) return QStringLiteral("Counters");
     return QStringLiteral("Other");
 }
 } // namespace
@@ -71,7 +71,7 @@ void TimelineModel::readTracks() {
         for (const TrackRow &row : reader.tracks(run.id)) {
             const TrackLod *lod = m_lod.track(row.id);
             std::unique_ptr<MetricLod> counter;
-            if (row.kind == "counter") {
+            if (row.kind == TrackKind::Counter) {
                 counter = readCounterSamples(row.id, run.timeBaseNs);
                 if (!counter) continue;
             } else if (!lod || lod->slices == 0) {
@@ -93,7 +93,7 @@ void TimelineModel::readTracks() {
             t.runId = run.id;
             t.group = it->second;
             t.name = QString::fromStdString(row.name);
-            t.kind = QString::fromStdString(row.kind);
+            t.kind = QString::fromLatin1(trackKindName(row.kind));
             t.device = row.device;
             t.depthCount = std::clamp(lod->depthCount, 1, kMaxTimelineDepth);
             t.sliceCount = lod->slices;

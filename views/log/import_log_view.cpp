@@ -37,7 +37,7 @@ void ImportLogView::reload() {
     for (int i = 0; i < int(rows.size()); ++i) {
         const LogRow &r = rows[size_t(i)];
         // Text from files is shown as plain text (QTableWidgetItem never interprets markup).
-        setItem(i, 0, new QTableWidgetItem(QString::fromStdString(r.severity)));
+        setItem(i, 0, new QTableWidgetItem(QString::fromLatin1(severityName(r.severity))));
         const QString file = QString::fromStdString(r.file);
         auto *fileItem = new QTableWidgetItem(file.section('/', -1));
         fileItem->setToolTip(file.toHtmlEscaped());  // tooltips guess rich text

@@ -59,7 +59,7 @@ void SessionOverviewView::reload() {
         const auto steps = reader.steps(r.id);
         new QTreeWidgetItem(runItem, {tr("%n step(s)", nullptr, int(steps.size())), tr("steps")});
         for (const TrackRow &t : tracks)
-            new QTreeWidgetItem(runItem, {QString::fromStdString(t.name), QString::fromStdString(t.kind),
+            new QTreeWidgetItem(runItem, {QString::fromStdString(t.name), QString::fromLatin1(trackKindName(t.kind)),
                                           QString::number(t.slices), QString()});
         runItem->setExpanded(true);
     }
