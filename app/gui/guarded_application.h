@@ -2,7 +2,7 @@
 // GuardedApplication: the GUI's error boundary. An exception that escapes an event handler (a paint,
 // a slot reached from a queued signal) would end the process; here it is caught, counted and
 // reported once — as a non-modal message in the window, and on stderr — and the event is dropped.
-// The data-side checks (SessionStore, TimelineLodStore, …) are the first line; this is the last.
+// The data-side checks (SessionStore, TimelineLodCache, …) are the first line; this is the last.
 
 #include <QApplication>
 #include <QString>

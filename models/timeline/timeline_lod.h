@@ -1,6 +1,6 @@
 #pragma once
 // The level-of-detail cell layout shared by TimelineLodWriter (builds it once per session content)
-// and TimelineLodStore (reads it at open). The blob format is documented in
+// and TimelineLodCache (reads it at open). The blob format is documented in
 // resources/schema/003_timeline_lod.sql; changing this struct means a new migration.
 
 #include <algorithm>

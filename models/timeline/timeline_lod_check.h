@@ -1,13 +1,13 @@
 #pragma once
 // Checks of the level-of-detail cache read from a session file. The cache is derived data, but the
 // file may come from anyone: before its values size anything (per-depth arrays, lanes, loops over
-// levels) TimelineLodStore asks these checks whether they are what TimelineLodWriter writes for
+// levels) TimelineLodCache asks these checks whether they are what TimelineLodWriter writes for
 // such data — depth_count within kMaxTimelineDepth and equal to the deepest cell's depth + 1, levels
 // contiguous and in range, cells sorted, each in the bucket of its longest slice, counts adding up
 // to the track's slices, times within kLodTimeLimit. A cache that fails is rebuilt (or, read-only,
 // built in memory), never used.
 
-#include "models/timeline/timeline_lod_store.h"
+#include "models/timeline/timeline_lod_cache.h"
 
 #include <string>
 

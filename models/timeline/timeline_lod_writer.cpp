@@ -101,7 +101,7 @@ void buildTrackLods(sqlite3 *db, const std::function<void(TrackLodBuild &&)> &si
             acc.emplace(track);
             current = track;
         }
-        // Clamped as TimelineSliceStore clamps what it reads, so summary and exact rows agree.
+        // Clamped as TimelineSliceCache clamps what it reads, so summary and exact rows agree.
         const ClampedSpan span = clampSliceTimes(st.columnInt(1), st.columnInt(2));
         acc->add(span.start, span.dur, clampDepth(st.columnInt(3)), int32_t(st.columnInt(4)));
     }

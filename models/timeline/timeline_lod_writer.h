@@ -31,7 +31,7 @@ private:
     SessionStore &m_store;
 };
 
-// The summary of one track as the writer computes it; exposed for TimelineLodStore's in-memory
+// The summary of one track as the writer computes it; exposed for TimelineLodCache's in-memory
 // build of read-only sessions and for tests.
 struct TrackLodBuild {
     int64_t trackId = 0;

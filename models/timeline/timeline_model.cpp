@@ -164,7 +164,7 @@ void TimelineModel::fetch(int track, NsRange range, double nsPerPixel, std::vect
 void TimelineModel::requestWindow(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi, int64_t t0, int64_t t1) {
     auto it = m_requested.find(trackId);
     if (it != m_requested.end() && (it->second.whole || (it->second.lo <= t0 && t1 <= it->second.hi))) return;  // on its way
-    const TimelineSliceStore::Span span = TimelineSliceStore::span(lod, lo, hi);
+    const TimelineSliceCache::Span span = TimelineSliceCache::span(lod, lo, hi);
     m_requested[trackId] = span;
     m_loader->request({trackId, span.queryFrom(), span.queryTo(), m_generation});
 }
@@ -190,7 +190,7 @@ bool TimelineModel::finishLoading(int timeoutMs) {
     return m_requested.empty();
 }
 
-void TimelineModel::fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
+void TimelineModel::fetchExact(const TimelineTrack &t, const TimelineSliceCache::Window &w, int64_t t0, int64_t t1,
                                double nsPerPixel, std::vector<TimelineItem> &out) const {
     TimelineItemFolder folder(t.baseNs, nsPerPixel, out, uint32_t(std::max(1, t.depthCount) - 1));
     for (const RawSlice &s : w.slices) {

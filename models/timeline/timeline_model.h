@@ -3,14 +3,14 @@
 // an index API, no QAbstractItemModel per event). It owns the session's track list grouped
 // run -> device/host, the steps, and the level-of-detail fetch: fetch(track, range, nsPerPixel)
 // returns what to draw — every slice at least a pixel wide as itself, narrower ones merged into
-// counted density blocks — reading the precomputed summaries (TimelineLodStore) when zoomed out and
-// exact slices (TimelineSliceStore) when zoomed in. TimelineView draws it; SliceDetailsView,
+// counted density blocks — reading the precomputed summaries (TimelineLodCache) when zoomed out and
+// exact slices (TimelineSliceCache) when zoomed in. TimelineView draws it; SliceDetailsView,
 // TimelineSearchModel and RangeAggregateModel ask it about slices. Times are absolute ns.
 
 #include "models/qt/time_range_controller.h"
 #include "models/store/session_store.h"
-#include "models/timeline/timeline_lod_store.h"
-#include "models/timeline/timeline_slice_store.h"
+#include "models/timeline/timeline_lod_cache.h"
+#include "models/timeline/timeline_slice_cache.h"
 #include "models/timeline/timeline_types.h"
 #include "models/timeline/timeline_window_loader.h"
 
@@ -108,14 +108,14 @@ private:
     void installResults();
     // A stored flow on the tracks' absolute axis and lanes; nullopt when a track is unknown.
     std::optional<TimelineFlow> placeFlow(const RawFlow &f) const;
-    void fetchExact(const TimelineTrack &t, const TimelineSliceStore::Window &w, int64_t t0, int64_t t1,
+    void fetchExact(const TimelineTrack &t, const TimelineSliceCache::Window &w, int64_t t0, int64_t t1,
                     double nsPerPixel, std::vector<TimelineItem> &out) const;
     void fetchSummary(const TimelineTrack &t, const TrackLod &lod, int level, int64_t t0, int64_t t1,
                       double nsPerPixel, std::vector<TimelineItem> &out) const;
 
     SessionStore *m_store = nullptr;
-    TimelineLodStore m_lod;
-    TimelineSliceStore m_slices;
+    TimelineLodCache m_lod;
+    TimelineSliceCache m_slices;
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
     std::vector<TimelineStep> m_steps;
@@ -131,7 +131,7 @@ private:
     mutable QHash<int64_t, QColor> m_colors;
     TimelineWindowLoader *m_loader;
     uint64_t m_generation = 0;
-    std::unordered_map<int64_t, TimelineSliceStore::Span> m_requested;  // track id -> window on its way
+    std::unordered_map<int64_t, TimelineSliceCache::Span> m_requested;  // track id -> window on its way
     std::unordered_map<int64_t, bool> m_syncOnly;  // tracks the loader failed on: read directly
     bool m_background = true;
     QElapsedTimer m_frameClock;

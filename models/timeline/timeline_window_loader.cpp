@@ -106,8 +106,8 @@ TimelineWindowLoader::Result TimelineWindowLoader::read(sqlite3 *db, const Reque
     Result result;
     result.request = r;
     try {
-        result.slices = TimelineSliceStore::querySlices(db, r.trackId, r.lo, r.hi);
-        result.flows = TimelineSliceStore::queryFlows(db, r.trackId, r.lo, r.hi);
+        result.slices = TimelineSliceCache::querySlices(db, r.trackId, r.lo, r.hi);
+        result.flows = TimelineSliceCache::queryFlows(db, r.trackId, r.lo, r.hi);
     } catch (const std::exception &) {  // StoreError, or bad_alloc from a damaged page: never end the thread
         result.slices.clear();
         result.flows.clear();

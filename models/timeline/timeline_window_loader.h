@@ -6,7 +6,7 @@
 // a newer request replaces an older one not yet started (panning fast reads only where it stops).
 // Owned by TimelineModel; results are collected with take() on the model's thread.
 
-#include "models/timeline/timeline_slice_store.h"
+#include "models/timeline/timeline_slice_cache.h"
 
 #include <QObject>
 

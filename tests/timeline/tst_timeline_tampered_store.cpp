@@ -186,7 +186,7 @@ private slots:
             // Read-only: the cache is ignored in favour of the slices, and left as it was.
             SessionStore store(path, SessionStore::Mode::ReadOnly);
             const int64_t lodRows = value(store, "SELECT count(*) FROM timeline_lod");
-            TimelineLodStore lod;
+            TimelineLodCache lod;
             lod.load(store);
             QVERIFY2(lod.rejectedCache().find(reason.toStdString()) != std::string::npos, lod.rejectedCache().c_str());
             TimelineModel model;
@@ -243,7 +243,7 @@ private slots:
         const std::string path = copy();
         SessionStore store(path);
         exec(store, "UPDATE timeline_lod_track SET depth_count = 2000000000 WHERE track_id = " + std::to_string(m_info.hostTrack));
-        TimelineLodStore lod;
+        TimelineLodCache lod;
         lod.load(store);
         QVERIFY2(lod.rejectedCache().find("depth_count 2000000000") != std::string::npos, lod.rejectedCache().c_str());
         QCOMPARE(lod.track(m_info.hostTrack)->depthCount, 4);  // rebuilt from the slices

@@ -1,4 +1,4 @@
-#include "models/timeline/timeline_slice_store.h"
+#include "models/timeline/timeline_slice_cache.h"
 
 #include <algorithm>
 #include <limits>
@@ -10,22 +10,22 @@ constexpr int64_t kMin = std::numeric_limits<int64_t>::min() / 4;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
 } // namespace
 
-void TimelineSliceStore::setDatabase(sqlite3 *db) {
+void TimelineSliceCache::setDatabase(sqlite3 *db) {
     m_db = db;
     clear();
 }
 
-const TimelineSliceStore::Window *TimelineSliceStore::cached(int64_t trackId, int64_t t0, int64_t t1) const {
+const TimelineSliceCache::Window *TimelineSliceCache::cached(int64_t trackId, int64_t t0, int64_t t1) const {
     auto it = m_windows.find(trackId);
     if (it == m_windows.end()) return nullptr;
     const Window &w = it->second;
     return (w.whole || (w.lo <= t0 && t1 <= w.hi)) ? &w : nullptr;
 }
 
-int64_t TimelineSliceStore::Span::queryFrom() const { return whole ? kMin : lo - reach; }
-int64_t TimelineSliceStore::Span::queryTo() const { return whole ? kMax : hi; }
+int64_t TimelineSliceCache::Span::queryFrom() const { return whole ? kMin : lo - reach; }
+int64_t TimelineSliceCache::Span::queryTo() const { return whole ? kMax : hi; }
 
-TimelineSliceStore::Span TimelineSliceStore::span(const TrackLod *lod, int64_t lo, int64_t hi) {
+TimelineSliceCache::Span TimelineSliceCache::span(const TrackLod *lod, int64_t lo, int64_t hi) {
     Span s;
     s.whole = !lod || !lod->summarised();
     s.lo = s.whole ? kMin : lo;
@@ -36,7 +36,7 @@ TimelineSliceStore::Span TimelineSliceStore::span(const TrackLod *lod, int64_t l
     return s;
 }
 
-std::vector<RawSlice> TimelineSliceStore::querySlices(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
+std::vector<RawSlice> TimelineSliceCache::querySlices(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
     std::vector<RawSlice> out;
     SqliteStatement st(db, "SELECT start_ns, dur_ns, id, name_id, depth FROM slice "
                            "WHERE track_id = ?1 AND start_ns >= ?2 AND start_ns < ?3 ORDER BY start_ns");
@@ -52,7 +52,7 @@ std::vector<RawSlice> TimelineSliceStore::querySlices(sqlite3 *db, int64_t track
     return out;
 }
 
-std::vector<RawFlow> TimelineSliceStore::queryFlows(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
+std::vector<RawFlow> TimelineSliceCache::queryFlows(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
     // The queried span only: covering slices that began earlier bring their own flows when their
     // window is read, and would widen this to everything since they began.
     std::vector<RawFlow> flows;
@@ -79,12 +79,12 @@ std::vector<RawFlow> TimelineSliceStore::queryFlows(sqlite3 *db, int64_t trackId
     return flows;
 }
 
-const TimelineSliceStore::Window &TimelineSliceStore::load(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi) {
+const TimelineSliceCache::Window &TimelineSliceCache::load(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi) {
     const Span s = span(lod, lo, hi);
     return install(trackId, lod, s, querySlices(m_db, trackId, s.queryFrom(), s.queryTo()), nullptr);
 }
 
-const TimelineSliceStore::Window &TimelineSliceStore::install(int64_t trackId, const TrackLod *lod, const Span &span,
+const TimelineSliceCache::Window &TimelineSliceCache::install(int64_t trackId, const TrackLod *lod, const Span &span,
                                                               std::vector<RawSlice> slices, const std::vector<RawFlow> *flows) {
     Window w;
     w.whole = span.whole;
@@ -115,7 +115,7 @@ const TimelineSliceStore::Window &TimelineSliceStore::install(int64_t trackId, c
     return slot;
 }
 
-const std::vector<RawFlow> &TimelineSliceStore::flows(int64_t trackId) {
+const std::vector<RawFlow> &TimelineSliceCache::flows(int64_t trackId) {
     static const std::vector<RawFlow> none;
     auto it = m_windows.find(trackId);
     if (it == m_windows.end()) return none;
@@ -128,7 +128,7 @@ const std::vector<RawFlow> &TimelineSliceStore::flows(int64_t trackId) {
     return w.flows;
 }
 
-size_t TimelineSliceStore::memoryBytes() const {
+size_t TimelineSliceCache::memoryBytes() const {
     size_t n = 0;
     for (const auto &[id, w] : m_windows) n += w.slices.capacity() * sizeof(RawSlice) + w.flows.capacity() * sizeof(RawFlow);
     return n;

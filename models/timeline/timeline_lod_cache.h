@@ -1,5 +1,5 @@
 #pragma once
-// TimelineLodStore holds the timeline's level-of-detail summaries in memory: per track, the packed
+// TimelineLodCache holds the timeline's level-of-detail summaries in memory: per track, the packed
 // cells of every level (read as one blob per level at open, so opening is a few large reads), plus,
 // per depth, the cells whose longest slice reaches past its bucket (to find slices that began before
 // a window and still cover it). Owned by TimelineModel; it makes the cache current on open
@@ -34,7 +34,7 @@ struct TrackLod {
     int64_t estimateCount(int64_t t0, int64_t t1) const;
 };
 
-class TimelineLodStore {
+class TimelineLodCache {
 public:
     // Brings the cache up to date (read-write stores) and loads it.
     void load(SessionStore &store);

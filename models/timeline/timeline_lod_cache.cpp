@@ -1,4 +1,4 @@
-#include "models/timeline/timeline_lod_store.h"
+#include "models/timeline/timeline_lod_cache.h"
 
 #include "models/timeline/timeline_lod_check.h"
 #include "models/timeline/timeline_lod_writer.h"
@@ -27,7 +27,7 @@ int64_t TrackLod::estimateCount(int64_t t0, int64_t t1) const {
     return n;
 }
 
-void TimelineLodStore::load(SessionStore &store) {
+void TimelineLodCache::load(SessionStore &store) {
     m_tracks.clear();
     m_built = false;
     m_rejected.clear();
@@ -47,13 +47,13 @@ void TimelineLodStore::load(SessionStore &store) {
     for (auto &[id, t] : m_tracks) indexWide(t);
 }
 
-bool TimelineLodStore::readCache(sqlite3 *db) {
+bool TimelineLodCache::readCache(sqlite3 *db) {
     if (readCacheRows(db)) return true;
     m_tracks.clear();
     return false;
 }
 
-bool TimelineLodStore::readCacheRows(sqlite3 *db) {
+bool TimelineLodCache::readCacheRows(sqlite3 *db) {
     m_tracks.clear();
     auto reject = [this](int64_t track, const std::string &why) {
         if (m_rejected.empty()) m_rejected = "timeline_lod of track " + std::to_string(track) + ": " + why;
@@ -113,7 +113,7 @@ bool TimelineLodStore::readCacheRows(sqlite3 *db) {
     return true;
 }
 
-void TimelineLodStore::buildInMemory(sqlite3 *db) {
+void TimelineLodCache::buildInMemory(sqlite3 *db) {
     buildTrackLods(db, [this](TrackLodBuild &&b) {
         TrackLod &t = m_tracks[b.trackId];
         t.slices = b.slices;
@@ -125,7 +125,7 @@ void TimelineLodStore::buildInMemory(sqlite3 *db) {
     });
 }
 
-void TimelineLodStore::indexWide(TrackLod &t) {
+void TimelineLodCache::indexWide(TrackLod &t) {
     t.wide.assign(size_t(std::max(t.depthCount, 0)), {});
     if (!t.summarised()) return;
     const auto &finest = t.levels.front();
@@ -137,12 +137,12 @@ void TimelineLodStore::indexWide(TrackLod &t) {
     }
 }
 
-const TrackLod *TimelineLodStore::track(int64_t trackId) const {
+const TrackLod *TimelineLodCache::track(int64_t trackId) const {
     auto it = m_tracks.find(trackId);
     return it == m_tracks.end() ? nullptr : &it->second;
 }
 
-size_t TimelineLodStore::memoryBytes() const {
+size_t TimelineLodCache::memoryBytes() const {
     size_t n = 0;
     for (const auto &[id, t] : m_tracks) {
         n += sizeof(TrackLod);

@@ -1,12 +1,12 @@
 #pragma once
-// TimelineSliceStore reads exact slices for the timeline when it is zoomed in far enough: per track
+// TimelineSliceCache reads exact slices for the timeline when it is zoomed in far enough: per track
 // one buffered window (chosen by TimelineModel: the request plus a margin, so panning re-uses it), read
 // through the slice(track_id, start_ns) index, plus the few long slices that began before the window
 // and still cover it (found from the level-of-detail cache, without scanning). Tracks too small to
 // summarise are read whole, once. Owned by TimelineModel; holds compact 32-byte rows.
 
 #include "models/store/sqlite_statement.h"
-#include "models/timeline/timeline_lod_store.h"
+#include "models/timeline/timeline_lod_cache.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -29,7 +29,7 @@ struct RawFlow {
     uint32_t fromDepth = 0, toDepth = 0;
 };
 
-class TimelineSliceStore {
+class TimelineSliceCache {
 public:
     struct Window {
         int64_t lo = 0, hi = 0;        // relative, half-open
