@@ -20,14 +20,11 @@
 #include "importers/chrome/chrome_trace_importer.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
+#include "tests/bench/bench_child.h"
 
 #ifdef STEPSCOPE_BENCH_SIMDJSON
 #include <simdjson.h>
 #endif
-
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -226,29 +223,11 @@ struct Measurement {
 // Runs this program again as a child in `mode`, returning its printed figures and its own peak RSS.
 Measurement measure(const char *mode, const fs::path &trace, const fs::path &session, long cancelAfterMs = -1) {
     Measurement m;
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return m;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], STDOUT_FILENO);
-        close(pipefd[0]);
-        const std::string self = fs::read_symlink("/proc/self/exe").string();
-        const std::string cancelArg = std::to_string(cancelAfterMs);
-        execl(self.c_str(), self.c_str(), "--child", mode, trace.c_str(), session.c_str(), cancelArg.c_str(),
-              (char *)nullptr);
-        _exit(127);
-    }
-    close(pipefd[1]);
-    char buf[256] = {};
-    const ssize_t n = read(pipefd[0], buf, sizeof buf - 1);
-    close(pipefd[0]);
-    int status = 0;
-    struct rusage ru {};
-    wait4(pid, &status, 0, &ru);
-    m.peakRssKb = ru.ru_maxrss;
-    m.ok = n > 0 && std::sscanf(buf, "%lld %lf %lld %lld %lf %lld %lf", &m.events, &m.seconds, &m.sliceBytes,
-                                &m.argsBytes, &m.maxProgressGapMs, &m.progressCalls, &m.cancelLatencyMs) == 7;
+    const bench::ChildRun run =
+        bench::runSelfAsChild({"--child", mode, trace.string(), session.string(), std::to_string(cancelAfterMs)});
+    m.peakRssKb = run.peakRssKb;
+    m.ok = run.started && std::sscanf(run.out.c_str(), "%lld %lf %lld %lld %lf %lld %lf", &m.events, &m.seconds, &m.sliceBytes,
+                                      &m.argsBytes, &m.maxProgressGapMs, &m.progressCalls, &m.cancelLatencyMs) == 7;
     std::error_code ec;
     m.sessionBytes = (long long)fs::file_size(session, ec);
     return m;

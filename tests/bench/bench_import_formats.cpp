@@ -20,10 +20,7 @@
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
 #include "models/store/sqlite_statement.h"
-
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "tests/bench/bench_child.h"
 
 #include <chrono>
 #include <cstdio>
@@ -73,26 +70,9 @@ struct Measurement {
 
 Measurement measure(const char *mode, const fs::path &file, const fs::path &session) {
     Measurement m;
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return m;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], STDOUT_FILENO);
-        close(pipefd[0]);
-        const std::string self = fs::read_symlink("/proc/self/exe").string();
-        execl(self.c_str(), self.c_str(), "--child", mode, file.c_str(), session.c_str(), static_cast<char *>(nullptr));
-        _exit(127);
-    }
-    close(pipefd[1]);
-    char buf[128] = {};
-    const ssize_t n = read(pipefd[0], buf, sizeof buf - 1);
-    close(pipefd[0]);
-    int status = 0;
-    struct rusage ru {};
-    wait4(pid, &status, 0, &ru);
-    m.peakRssKb = ru.ru_maxrss;
-    m.ok = n > 0 && std::sscanf(buf, "%lld %lf %lld", &m.slices, &m.seconds, &m.events) == 3;
+    const bench::ChildRun run = bench::runSelfAsChild({"--child", mode, file.string(), session.string()});
+    m.peakRssKb = run.peakRssKb;
+    m.ok = run.started && std::sscanf(run.out.c_str(), "%lld %lf %lld", &m.slices, &m.seconds, &m.events) == 3;
     return m;
 }
 
