@@ -1,11 +1,13 @@
 // QAbstractItemModelTester over the table models the views read (issue #19 item 6): op statistics
 // (every side filter) and the compare view's op deltas, through resets, empty and full; plus the
-// sort role giving numbers where the display gives text.
+// sort role giving numbers where the display gives text; and the StatsTableProxy both are shown through.
 
 #include "models/analysis/op_delta_table_model.h"
 #include "models/analysis/op_stats_table_model.h"
+#include "views/analysis/stats_table.h"
 
 #include <QAbstractItemModelTester>
+#include <QTableView>
 #include <QtTest>
 
 using namespace stepscope;
@@ -80,6 +82,27 @@ private slots:
         QCOMPARE(model.data(model.index(4, OpDeltaTableModel::DeltaMs), Qt::DisplayRole).toString(), QStringLiteral("+6.000"));
         model.setOps({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The views show both tables through StatsTableProxy (sorting, the name filter): the proxy over a
+    // model that changes under it must stay consistent too.
+    void statsTableProxyIsConsistent() {
+        OpStatsTableModel model;
+        QTableView table;
+        auto *proxy = new StatsTableProxy([](int column) { return column == OpStatsTableModel::Name; }, &table);
+        setUpStatsTable(&table, proxy, &model, OpStatsTableModel::SortRole, OpStatsTableModel::Name);
+        QAbstractItemModelTester tester(proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setOps(someOps());
+        model.setSideFilter(OpStatsTableModel::SideFilter::All);
+        proxy->sort(OpStatsTableModel::Total, Qt::DescendingOrder);
+        QCOMPARE(proxy->rowCount(), 6);
+        const auto total = [&](int row) { return proxy->data(proxy->index(row, OpStatsTableModel::Total), OpStatsTableModel::SortRole).toDouble(); };
+        for (int r = 1; r < proxy->rowCount(); ++r)
+            QVERIFY(total(r - 1) >= total(r));
+        proxy->setFilterFixedString(QString::fromStdString(someOps().front().name).toUpper());  // case-insensitive
+        QVERIFY(proxy->rowCount() >= 1);
+        model.setOps({});
+        QCOMPARE(proxy->rowCount(), 0);
     }
 };
 
