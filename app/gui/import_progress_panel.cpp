@@ -52,7 +52,7 @@ QString timeLeft(double seconds) {
 
 ImportProgressPanel::ImportProgressPanel(QWidget *parent)
     : QFrame(parent), m_title(new QLabel(this)), m_file(new MiddleElidedLabel(this)), m_bar(new QProgressBar(this)),
-      m_detail(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)) {
+      m_detail(new QLabel(this)), m_note(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)) {
     setObjectName(QStringLiteral("importProgressPanel"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
@@ -76,6 +76,9 @@ ImportProgressPanel::ImportProgressPanel(QWidget *parent)
     middle->addWidget(m_cancel);
     layout->addLayout(middle);
     layout->addWidget(m_detail);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    layout->addWidget(m_note);
     connect(m_cancel, &QPushButton::clicked, this, &ImportProgressPanel::cancelRequested);
     hide();
 }
@@ -88,6 +91,7 @@ void ImportProgressPanel::begin(const QString &what) {
     m_detail->setText(tr("starting…"));
     m_cancel->setEnabled(true);
     m_cancel->setText(tr("Cancel"));
+    setNote({});
     m_clock.start();
     show();
 }
@@ -110,10 +114,16 @@ void ImportProgressPanel::update(qint64 done, qint64 total, const QString &file,
     m_detail->setText(parts.join(QStringLiteral(" · ")));
 }
 
+void ImportProgressPanel::setNote(const QString &note) {
+    m_note->setText(note);
+    m_note->setVisible(!note.isEmpty());
+}
+
 void ImportProgressPanel::end() { hide(); }
 
 QString ImportProgressPanel::fileText() const { return static_cast<MiddleElidedLabel *>(m_file)->fullText(); }
 QString ImportProgressPanel::detailText() const { return m_detail->text(); }
+QString ImportProgressPanel::noteText() const { return m_note->text(); }
 int ImportProgressPanel::percent() const { return m_bar->value() / 10; }
 
 } // namespace stepscope::gui

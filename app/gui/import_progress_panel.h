@@ -20,11 +20,16 @@ public:
     // Shows the panel for an import of `what` (a folder or file name).
     void begin(const QString &what);
     void update(qint64 done, qint64 total, const QString &file, qint64 eventsDone);
+    // A line under the figures about what the window shows meanwhile (a first picture); begin() clears it.
+    void setNote(const QString &note);
+    // Rates and time left count from now (the import proper starts after a first picture).
+    void restartClock() { m_clock.start(); }
     void end();
 
     // For tests and screenshots: what the panel says now.
     QString fileText() const;  // the file name, whole (shown elided in the middle when narrow)
     QString detailText() const;
+    QString noteText() const;
     int percent() const;
     QPushButton *cancelButton() const { return m_cancel; }
 
@@ -36,6 +41,7 @@ private:
     QLabel *m_file;
     QProgressBar *m_bar;
     QLabel *m_detail;
+    QLabel *m_note;
     QPushButton *m_cancel;
     QElapsedTimer m_clock;
 };

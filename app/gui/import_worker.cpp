@@ -12,6 +12,30 @@ void removeSessionFiles(const std::string &file) {
     for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(file + suffix, ec);
 }
 
+QString previewPathFor(const QString &sessionPath) { return sessionPath + QStringLiteral(".preview"); }
+
+namespace {
+// The first picture: the first `events` events of each trace, with its level-of-detail cache, in
+// its own file. False when it holds nothing to show (or failed: the import proper still runs).
+bool importPreview(const std::vector<std::filesystem::path> &paths, const std::string &file, ImportOptions options,
+                   qint64 events, const std::atomic<bool> &cancel) {
+    removeSessionFiles(file);  // a leftover of an interrupted earlier attempt
+    options.reuseUnchanged = false;
+    options.previewEvents = events;
+    options.sourceDone = {};
+    try {
+        SessionStore store(file);
+        ImporterRegistry registry;
+        const ImportSummary summary = SessionImporter(store, registry).run(paths, &cancel, {}, options);
+        if (summary.cancelled || !summary.anyImported()) return false;
+        TimelineLodWriter(store).ensure();
+        return true;
+    } catch (const std::exception &) {
+        return false;  // whatever went wrong, the import proper says it
+    }
+}
+} // namespace
+
 ImportWorker::ImportWorker(QObject *parent) : QObject(parent) {
     qRegisterMetaType<ImportOutcome>("stepscope::gui::ImportOutcome");
     m_thread.setObjectName("stepscope-import");
@@ -24,7 +48,8 @@ ImportWorker::~ImportWorker() {
     m_thread.wait();
 }
 
-void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options) {
+void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options,
+                         qint64 previewEvents) {
     if (m_busy) return;
     m_busy = true;
     m_cancel = false;
@@ -35,7 +60,14 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
     // A context object living in the worker thread runs the import there.
     auto *context = new QObject;
     context->moveToThread(&m_thread);
-    QMetaObject::invokeMethod(context, [this, self, context, paths, session, options] {
+    QMetaObject::invokeMethod(context, [this, self, context, paths, session, options, previewEvents] {
+        if (previewEvents > 0) {
+            const QString preview = previewPathFor(QString::fromStdString(session));
+            if (importPreview(paths, preview.toStdString(), options, previewEvents, m_cancel) && !m_cancel)
+                QMetaObject::invokeMethod(this, [this, self, preview] {
+                    if (self) emit previewReady(preview);
+                }, Qt::QueuedConnection);
+        }
         ImportOutcome outcome;
         int64_t events = 0;
         qint64 lastEmit = -1;

@@ -4,6 +4,9 @@
 // exactly as it was. Owned by MainWindow; one import at a time. With ImportOptions::reuseUnchanged
 // only changed files are read; when the session cannot be brought up to date in place (a file of
 // it is gone) the inputs go into a new file that replaces the session only when complete.
+// With a preview size, a first picture comes first: the first events of each trace go into a
+// separate preview file (previewPathFor), announced by previewReady() for the window to show while
+// the import proper runs; the window removes it when the import ends.
 
 #include "importers/logdir/session_importer.h"
 
@@ -30,13 +33,18 @@ public:
     ~ImportWorker() override;
 
     bool busy() const { return m_busy; }
-    void start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {});
+    // previewEvents > 0: a first picture of that many events per trace before the import proper.
+    void start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {},
+               qint64 previewEvents = 0);
     void cancel() { m_cancel = true; }
     bool cancelRequested() const { return m_cancel; }
 
 signals:
     // Bytes read of all bytes to read, the file being read, events of the files finished so far.
     void progress(qint64 done, qint64 total, const QString &file, qint64 eventsDone);
+    // The first picture is complete in `previewPath` (closed). Not sent when it failed or the
+    // import was cancelled meanwhile.
+    void previewReady(const QString &previewPath);
     void finished(const stepscope::gui::ImportOutcome &outcome);
 
 private:
@@ -47,6 +55,8 @@ private:
 
 // Removes a session file with its SQLite companions (-wal, -shm, -journal); no error when absent.
 void removeSessionFiles(const std::string &file);
+// Where the first picture of an import into `sessionPath` is written.
+QString previewPathFor(const QString &sessionPath);
 
 } // namespace stepscope::gui
 

@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
         m_progressPanel->cancelButton()->setText(tr("Cancelling…"));
     });
     connect(m_worker, &ImportWorker::finished, this, &MainWindow::onImportFinished);
+    connect(m_worker, &ImportWorker::previewReady, this, &MainWindow::onPreviewReady);
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
         const TimeRange extent = m_session->extent();
         m_time->setFullRange(extent.valid() ? NsRange{extent.startNs, extent.endNs} : NsRange{});
@@ -307,16 +308,24 @@ void MainWindow::refreshStatus() {
         return;
     }
     SessionReader reader(*m_session->store());
-    m_sessionLabel->setText(tr("%1 — %n event(s)", nullptr, int(reader.sliceCount())).arg(m_session->path()));
+    // A first picture is named by the session the import is writing.
+    const QString shown = m_session->isPreview() ? m_pendingSession : m_session->path();
+    m_sessionLabel->setText(m_session->isPreview()
+                                ? tr("%1 — the first %L2 events, importing the rest…").arg(shown).arg(reader.sliceCount())
+                                : tr("%1 — %n event(s)", nullptr, int(reader.sliceCount())).arg(shown));
     m_warningCount = int(reader.warningCount());
     m_warnings->setVisible(m_warningCount > 0);
     m_warnings->setText(tr("⚠ %n warning(s)", nullptr, m_warningCount));
     m_warnings->setToolTip(tr("Import warnings: click to see the import log"));
-    setWindowTitle(tr("%1 — Stepscope").arg(QFileInfo(m_session->path()).fileName()));
+    setWindowTitle(tr("%1 — Stepscope").arg(QFileInfo(shown).fileName()));
 }
 
 void MainWindow::saveSessionAs() {
     if (!m_session->isOpen()) return;
+    if (m_session->isPreview()) {
+        showStatus(tr("The import is still running: the session can be saved when it is complete"));
+        return;
+    }
     const QString target = QFileDialog::getSaveFileName(this, tr("Save session as"), {}, tr("Stepscope sessions (*.stepscope)"));
     if (target.isEmpty()) return;
     try {
@@ -328,8 +337,9 @@ void MainWindow::saveSessionAs() {
 }
 
 CompareWindow *MainWindow::compareWith(const QString &path) {
-    if (!m_session->isOpen()) {
-        showStatus(tr("Open the run before the change first: it is the base of the comparison"));
+    if (!m_session->isOpen() || m_session->isPreview()) {
+        showStatus(m_session->isPreview() ? tr("The import is still running: compare when it is complete")
+                                          : tr("Open the run before the change first: it is the base of the comparison"));
         return nullptr;
     }
     ReportOptions options;

@@ -74,9 +74,16 @@ public:
     // one to import, "all", or an empty string to cancel. Default: a dialog; tests replace it.
     using RunChooser = std::function<QString(const QStringList &runsNewestFirst)>;
     void setRunChooser(RunChooser chooser) { m_runChooser = std::move(chooser); }
+    // A fresh import of inputs this large first shows a first picture: the timeline of the first
+    // kPreviewEvents events of each trace while the rest is imported (DESIGN.md: first frame of a
+    // 1 M-event trace within 2 s). Tests lower the threshold.
+    static constexpr qint64 kPreviewMinBytes = qint64(8) << 20;
+    static constexpr qint64 kPreviewEvents = 100'000;
+    void setPreviewThreshold(qint64 minBytes, qint64 events) { m_previewMinBytes = minBytes; m_previewEvents = events; }
 
 signals:
     void importFinished(bool ok);
+    void previewShown();  // a first picture of the running import is on screen
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -93,6 +100,8 @@ private:
     // Which profile run to import when the inputs hold several; nullopt when the user cancelled.
     std::optional<ImportOptions> chooseProfileRun(const QStringList &inputs);
     void onImportFinished(const ImportOutcome &outcome);
+    void onPreviewReady(const QString &previewPath);
+    qint64 previewEventsFor(const QStringList &inputs) const;
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void refreshStatus();
@@ -100,6 +109,8 @@ private:
     // A session was (re)opened: nothing the user picked in the previous one stays (slice details,
     // step box, search, range selection, zoom history).
     void resetPerSessionState();
+    // openSession(), and for a first picture: read-only, with the note the analysis views show.
+    void showSessionFile(const QString &file, bool rememberInRecent, const QString &previewNote);
     void saveSessionAs();
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
@@ -135,6 +146,9 @@ private:
     QString m_pendingRecent;     // what Recent gets when the import completes
     QString m_previousSession;   // open when the import started: shown again when it is cancelled
     bool m_pendingIsNew = false; // the import creates its session file: removed again on cancel
+    QString m_previewPath;       // the running import's first picture (shown or being made)
+    qint64 m_previewMinBytes = kPreviewMinBytes;
+    qint64 m_previewEvents = kPreviewEvents;
     QString m_lastStatus;
     QString m_lastError;
     int m_warningCount = 0;

@@ -20,6 +20,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include <utility>
+
 namespace stepscope::gui {
 
 namespace {
@@ -82,7 +84,18 @@ void MainWindow::addToSession(const QStringList &paths) {
     startImport(m_session->path(), paths);
 }
 
-void MainWindow::openSession(const QString &file, bool rememberInRecent) {
+void MainWindow::openSession(const QString &file, bool rememberInRecent) { showSessionFile(file, rememberInRecent, {}); }
+
+void MainWindow::showSessionFile(const QString &file, bool rememberInRecent, const QString &previewNote) {
+    // A first picture that cannot be opened is not shown, and what is on screen stays; the import
+    // proper says what is wrong with the inputs.
+    if (!previewNote.isEmpty()) {
+        try {
+            SessionStore probe(file.toStdString(), SessionStore::Mode::ReadOnly);
+        } catch (const std::exception &) {
+            return;
+        }
+    }
     // Nothing picked in the previous session means anything in this one; the zoom history is
     // emptied before the new extent arrives (setFullRange keeps it when the extent is the same).
     m_time->clearSelection();
@@ -91,17 +104,17 @@ void MainWindow::openSession(const QString &file, bool rememberInRecent) {
         // A session the user may not change (someone else's file, a read-only folder) opens
         // read-only: it can be viewed and exported, and nothing tries to write it.
         const QFileInfo info(file);
-        const bool writable = !info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable());
+        const bool writable = previewNote.isEmpty() && (!info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable()));
         m_session->setStore(std::make_unique<SessionStore>(
-            file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly));
+            file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly), previewNote);
         if (rememberInRecent) addRecent(canonical(file));
     } catch (const std::exception &e) {
-        m_lastError = QString::fromStdString(e.what());
         // A session that failed half-way through loading is closed again: no view keeps reading it.
         try {
             m_session->close();
         } catch (const std::exception &) {
         }
+        m_lastError = QString::fromStdString(e.what());
         QMessageBox *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"), m_lastError, QMessageBox::Ok, this);
         box->setTextFormat(Qt::PlainText);
         box->setAttribute(Qt::WA_DeleteOnClose);
@@ -168,13 +181,49 @@ void MainWindow::startImport(const QString &sessionPath, const QStringList &inpu
     QStringList names;
     for (const QString &p : inputs) names << QFileInfo(p).fileName();
     m_progressPanel->begin(names.join(QStringLiteral(", ")));
-    m_worker->start(sessionPath, inputs, options);
+    const qint64 previewEvents = m_pendingIsNew ? previewEventsFor(inputs) : 0;
+    m_previewPath = previewEvents > 0 ? previewPathFor(sessionPath) : QString();
+    m_worker->start(sessionPath, inputs, options, previewEvents);
+}
+
+qint64 MainWindow::previewEventsFor(const QStringList &inputs) const {
+    // Small inputs import in about the time a first picture takes: no picture for them.
+    qint64 bytes = 0;
+    for (const QString &in : inputs) {
+        std::error_code ec;
+        const std::filesystem::path p = in.toStdString();
+        if (!std::filesystem::is_directory(p, ec)) {
+            bytes += qint64(std::filesystem::file_size(p, ec));
+            continue;
+        }
+        for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
+             !ec && it != std::filesystem::recursive_directory_iterator() && bytes < m_previewMinBytes; it.increment(ec))
+            if (it->is_regular_file(ec)) bytes += qint64(it->file_size(ec));
+    }
+    return bytes >= m_previewMinBytes ? m_previewEvents : 0;
+}
+
+void MainWindow::onPreviewReady(const QString &previewPath) {
+    // Too late (the import ended, or is being cancelled): not shown; the import's end removes it.
+    if (previewPath != m_previewPath || !m_worker->busy() || m_worker->cancelRequested()) return;
+    showSessionFile(previewPath, false, tr("Importing: the analysis follows when the import is complete"));
+    // The import proper starts now: its rate and time left count from here.
+    m_progressPanel->restartClock();
+    if (!m_session->isPreview()) return;  // it could not be opened: the import goes on
+    m_progressPanel->setNote(tr("Showing the first %L1 events while the rest is imported")
+                                 .arg(SessionReader(*m_session->store()).sliceCount()));
+    emit previewShown();
 }
 
 void MainWindow::onImportFinished(const ImportOutcome &outcome) {
     m_progressPanel->end();
     const ImportSummary &sum = outcome.summary;
     const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
+    // The first picture, if one was shown, gives way to the whole import (the user's zoom kept
+    // when it lies inside it) or, on failure, to what was open before; its file goes.
+    const QString preview = std::exchange(m_previewPath, QString());
+    const bool previewShownNow = !preview.isEmpty() && m_session->isOpen() && m_session->path() == preview;
+    const NsRange previewZoom = previewShownNow && m_time->range() != m_time->fullRange() ? m_time->range() : NsRange{};
     if (failed) {
         // Back to what was open before: a session file this import created is removed again (it
         // holds nothing), and nothing goes into Recent.
@@ -182,6 +231,8 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         const bool sameSession = m_previousSession == m_pendingSession;
         if (!m_previousSession.isEmpty() && (!m_session->isOpen() || m_session->path() != m_previousSession))
             openSession(m_previousSession, false);
+        else if (previewShownNow)
+            m_session->close();
         const QString shown = m_previousSession.isEmpty() ? QString() : QFileInfo(m_previousSession).fileName();
         if (sum.cancelled) {
             showStatus(shown.isEmpty() ? tr("Import cancelled: nothing was imported, no session is open")
@@ -192,6 +243,9 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         }
     } else {
         openSession(m_pendingSession, false);
+        const NsRange full = m_time->fullRange();
+        if (previewZoom.valid() && full.valid() && previewZoom.start >= full.start && previewZoom.end <= full.end)
+            m_time->setRange(previewZoom);
         if (!m_pendingRecent.isEmpty()) addRecent(m_pendingRecent);
         const int changed = int(sum.sources.size());
         const int kept = int(sum.unchanged.size());
@@ -203,6 +257,7 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         else if (changed > 0)
             showStatus(tr("Imported %n file(s), %1 events", nullptr, changed).arg(sum.events()));
     }
+    if (!preview.isEmpty()) removeSessionFiles(preview.toStdString());  // closed above, if it was open
     QStringList problems;
     if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;
     for (const SourceSummary &s : sum.sources)

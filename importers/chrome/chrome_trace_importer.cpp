@@ -122,7 +122,10 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
             const auto status = tokenizer.next(event);
             if (status == ChromeTraceTokenizer::Status::Event) {
                 buffer.add(event);
-                ++events;
+                // A first picture (ctx.eventLimit()): the prefix is written as if the file ended
+                // here; nothing is reported as wrong with it.
+                if (++events == ctx.eventLimit())
+                    break;
                 continue;
             }
             if (status != ChromeTraceTokenizer::Status::NeedData)

@@ -13,6 +13,7 @@ namespace stepscope {
 class ChromeTraceImporter : public Importer {
 public:
     std::string format() const override { return "chrome_json"; }
+    bool readsPrefix() const override { return true; }
     bool sniff(const std::filesystem::path &file, std::string_view head) const override;
     ImportResult import(const std::filesystem::path &file, ImportContext &ctx) override;
 };

@@ -36,6 +36,11 @@ public:
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void progress(int64_t done, int64_t total) { if (m_progress) m_progress(done, total); }
 
+    // A first picture (ImportOptions::previewEvents): an importer that can stop early reads only
+    // this many events of the file, as if it ended there. 0: the whole file.
+    int64_t eventLimit() const { return m_eventLimit; }
+    void setEventLimit(int64_t events) { m_eventLimit = events; }
+
     // Records a problem in import_log (file + position + reason). Warnings are capped per source
     // in the log (the count keeps going) so a broken file cannot flood the session.
     void warn(const std::string &position, const std::string &message) { record(Severity::Warning, position, message); }
@@ -65,6 +70,7 @@ private:
     std::string m_file;
     const std::atomic<bool> *m_cancel;
     ProgressFn m_progress;
+    int64_t m_eventLimit = 0;
     int64_t m_warnings = 0;
     int64_t m_errors = 0;
     int64_t m_logged = 0;

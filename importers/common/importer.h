@@ -22,6 +22,9 @@ public:
     // database that is not an Nsight Systems export): why, for the user. Empty otherwise.
     virtual std::string refusal(const std::filesystem::path &, std::string_view) const { return {}; }
     virtual ImportResult import(const std::filesystem::path &file, ImportContext &ctx) = 0;
+    // True when import() honours ImportContext::eventLimit (reads a prefix of the file and stops):
+    // such files can be shown as a first picture before their whole import (ImportOptions::previewEvents).
+    virtual bool readsPrefix() const { return false; }
 };
 
 } // namespace stepscope

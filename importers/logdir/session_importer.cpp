@@ -148,6 +148,15 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         }
     }
 
+    // A first picture reads only what can be read fast: prefixes of traces, small whole files.
+    const bool preview = options.previewEvents > 0;
+    if (preview)
+        for (ScannedFile &f : files)
+            if (f.importer && !f.importer->readsPrefix() && f.sizeBytes >= ImportOptions::kPreviewWholeFileBytes) {
+                f.importer = nullptr;
+                f.reason = "not in the first picture (read by the import that follows it)";
+            }
+
     int64_t total = 0;
     for (const auto &f : files)
         if (f.importer && !keep.count(recordedPath(f.path))) total += f.sizeBytes;
@@ -179,6 +188,7 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         ImportContext ctx(writer, sourceId, path, cancel, [&](int64_t done, int64_t) {
             if (progress) progress(doneBefore + std::min(done, f.sizeBytes), total, path);
         });
+        if (preview && f.importer->readsPrefix()) ctx.setEventLimit(options.previewEvents);
         ImportResult result;
         try {
             result = f.importer->import(f.path, ctx);
@@ -207,8 +217,11 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         return summary;
     }
     // Part of the transaction: a cancelled import leaves the old fingerprint with the old rows.
-    for (const auto &[path, fp] : current) stored[path] = fp;
-    m_store.setSetting(kInputFingerprintSetting, formatFingerprints(stored));
+    // A first picture is not these files' import: a later re-open must read them.
+    if (!preview) {
+        for (const auto &[path, fp] : current) stored[path] = fp;
+        m_store.setSetting(kInputFingerprintSetting, formatFingerprints(stored));
+    }
     writer.commit();
     return summary;
 }

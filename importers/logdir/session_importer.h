@@ -30,6 +30,12 @@ struct ImportOptions {
     // Re-opening the same inputs (GUI): files whose fingerprint matches the one stored in the
     // session at the last import are kept as they are, only new or changed files are read.
     bool reuseUnchanged = false;
+    // > 0: a first picture, not the import. Each file whose importer readsPrefix() is read up to this
+    // many events; other files only when smaller than kPreviewWholeFileBytes (metrics logs); nothing
+    // else, and no input fingerprints are stored. The GUI shows such a session while the real import
+    // runs.
+    int64_t previewEvents = 0;
+    static constexpr int64_t kPreviewWholeFileBytes = int64_t(8) << 20;
     // Called after each file is imported (the GUI counts events for its progress panel).
     std::function<void(const SourceSummary &)> sourceDone;
 };

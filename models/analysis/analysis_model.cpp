@@ -21,6 +21,7 @@ AnalysisModel::AnalysisModel(SessionModel *session) : QObject(session), m_sessio
     connect(session, &SessionModel::sessionChanged, this, [this] {
         dropJobs();
         m_cache.clear();
+        m_error.clear();  // the previous session's reason (a failure, or a first picture's note)
         emit changed();
     });
 }
@@ -82,8 +83,16 @@ bool AnalysisModel::install(int64_t runId) {
     return true;
 }
 
+// A first picture of a running import holds only the first events of its traces: analysing it
+// would give verdicts about a part as if it were the run. The views say why they wait instead.
+bool AnalysisModel::waitsForImport() {
+    if (!m_session->isPreview()) return false;
+    m_error = m_session->previewNote();
+    return true;
+}
+
 const RunAnalysis *AnalysisModel::analysis(int64_t runId) {
-    if (!m_session->store()) return nullptr;
+    if (!m_session->store() || waitsForImport()) return nullptr;
     if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
     if (install(runId)) {
         auto it = m_cache.find(runId);
@@ -104,7 +113,7 @@ const RunAnalysis *AnalysisModel::analysis(int64_t runId) {
 
 const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
     SessionStore *store = m_session->store();
-    if (!store) return nullptr;
+    if (!store || waitsForImport()) return nullptr;
     if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
     if (pending(runId)) return nullptr;
     const std::vector<RunRow> all = runs();

@@ -52,6 +52,7 @@ private:
     explicit AnalysisModel(SessionModel *session);
     AnalysisOptions options() const;
     const RunRow *findRun(const std::vector<RunRow> &runs, int64_t runId) const;
+    bool waitsForImport();  // the session is a first picture: sets error() to say so
     bool install(int64_t runId);  // joins the run's job and keeps its result; true when there was one
     void dropJobs();
     void reapRetired();

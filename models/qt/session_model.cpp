@@ -7,14 +7,16 @@
 
 namespace stepscope {
 
-void SessionModel::setStore(std::unique_ptr<SessionStore> store) {
+void SessionModel::setStore(std::unique_ptr<SessionStore> store, QString previewNote) {
     m_store = std::move(store);
+    m_previewNote = m_store ? std::move(previewNote) : QString();
     emit sessionChanged();
 }
 
 void SessionModel::close() {
     if (!m_store) return;
     m_store.reset();
+    m_previewNote.clear();
     emit sessionChanged();
 }
 

@@ -20,8 +20,12 @@ public:
     QString path() const { return m_store ? QString::fromStdString(m_store->path().string()) : QString(); }
     bool isOpen() const { return m_store != nullptr; }
 
-    // Takes ownership; emits sessionChanged().
-    void setStore(std::unique_ptr<SessionStore> store);
+    // Takes ownership; emits sessionChanged(). A non-empty previewNote marks the store as a first
+    // picture of an import still running (the first events of its traces only): views draw it, the
+    // analysis waits for the whole import and says previewNote instead.
+    void setStore(std::unique_ptr<SessionStore> store, QString previewNote = {});
+    bool isPreview() const { return !m_previewNote.isEmpty(); }
+    QString previewNote() const { return m_previewNote; }
     void close();
     // Tell views the contents changed (after an import committed into the open store).
     void notifyChanged() { emit sessionChanged(); }
@@ -34,6 +38,7 @@ signals:
 
 private:
     std::unique_ptr<SessionStore> m_store;
+    QString m_previewNote;
 };
 
 } // namespace stepscope

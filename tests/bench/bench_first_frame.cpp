@@ -3,8 +3,11 @@
 // measures, from process start and from openPaths(), until the timeline has painted a frame with
 // slices in it. The session made from the inputs is removed first, so the import is always fresh.
 //
+// A fresh import that large first shows a first picture (MainWindow::kPreviewEvents events of each
+// trace); --no-first-picture measures the window without it, as it was before.
+//
 //   stepscope-synth --out /tmp/m --target-events 1000000 --gzip-level 1
-//   bench_first_frame /tmp/m
+//   bench_first_frame [--no-first-picture] [--png FILE] /tmp/m   (--png: the window at its first frame)
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
 #include "app/gui/import_worker.h"
@@ -16,10 +19,13 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -48,6 +54,8 @@ public:
     FirstFrameWatch(TimelineView *view) : m_view(view) { view->installEventFilter(this); }
     bool done() const { return m_fromStartMs >= 0; }
     double m_fromStartMs = -1;
+    int64_t eventsShown = 0;
+    std::function<void()> afterFirstFrame;
     qint64 sinceOpenNs = -1;
     QElapsedTimer sinceOpen;
 
@@ -57,7 +65,9 @@ protected:
         m_view->removeEventFilter(this);
         static_cast<QObject *>(m_view)->event(e);  // paint now, then take the time
         sinceOpenNs = sinceOpen.nsecsElapsed();
+        eventsShown = m_view->model()->sliceCount();
         m_fromStartMs = msSinceProcessStart();
+        if (afterFirstFrame) QTimer::singleShot(0, afterFirstFrame);
         return true;
     }
 
@@ -79,14 +89,22 @@ int main(int argc, char **argv) {
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, home.path());
     qputenv("XDG_DATA_HOME", home.path().toUtf8());
     QStringList inputs;
-    for (int i = 1; i < argc; ++i) inputs << QString::fromLocal8Bit(argv[i]);
+    bool firstPicture = true;
+    QString png;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--no-first-picture") firstPicture = false;
+        else if (std::string(argv[i]) == "--png" && i + 1 < argc) png = QString::fromLocal8Bit(argv[++i]);
+        else inputs << QString::fromLocal8Bit(argv[i]);
+    }
     gui::removeSessionFiles(gui::MainWindow::sessionPathFor(inputs).toStdString());
 
     gui::MainWindow window;
+    if (!firstPicture) window.setPreviewThreshold(std::numeric_limits<qint64>::max(), 0);
     window.resize(1600, 1000);
     window.show();
     auto *pane = static_cast<TimelinePaneView *>(window.viewWidget("timeline"));
     FirstFrameWatch watch(pane->timeline());
+    if (!png.isEmpty()) watch.afterFirstFrame = [&] { window.grab().save(png); };
     bool importDone = false;
     qint64 importNs = 0;
     QObject::connect(&window, &gui::MainWindow::importFinished, [&] {
@@ -102,7 +120,9 @@ int main(int argc, char **argv) {
         std::printf("no timeline frame with data within 10 min\n");
         return 1;
     }
-    std::printf("inputs: %s; %lld events in the timeline\n", qPrintable(inputs.join(' ')),
+    std::printf("inputs: %s; %lld events in the first frame (%s), %lld in the timeline after the import\n",
+                qPrintable(inputs.join(' ')), (long long)watch.eventsShown,
+                firstPicture ? "first picture allowed" : "--no-first-picture",
                 (long long)pane->timeline()->model()->sliceCount());
     std::printf("  window shown and openPaths() called at %.0f ms after process start\n", openAtMs);
     std::printf("  import finished %.0f ms after openPaths()\n", importNs / 1e6);

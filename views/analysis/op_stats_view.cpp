@@ -45,6 +45,7 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     m_rangeOnly->setChecked(QSettings().value(QStringLiteral("opStats/visibleRangeOnly"), false).toBool());
     m_scope->setObjectName(QStringLiteral("opStatsScope"));
     m_scope->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_scope->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -142,7 +143,7 @@ void OpStatsView::updateScope() {
     const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a || a->steps.steps.empty()) {
         const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());
-        m_scope->setText(pending ? tr("Analysing the run in the background…") : QString());
+        m_scope->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
         return;
     }
     if (!visibleRangeOnly()) {
