@@ -1,5 +1,6 @@
 #include "app/gui/import_worker.h"
 
+#include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
 
 #include <QMetaObject>
@@ -16,7 +17,7 @@ QString previewPathFor(const QString &sessionPath) { return sessionPath + QStrin
 
 namespace {
 // The first picture: the first `events` events of each trace, with its level-of-detail cache, in
-// its own file. False when it holds nothing to show (or failed: the import proper still runs).
+// its own file. False when it holds no trace events to show (or failed: the import proper still runs).
 bool importPreview(const std::vector<std::filesystem::path> &paths, const std::string &file, ImportOptions options,
                    qint64 events, const std::atomic<bool> &cancel) {
     removeSessionFiles(file);  // a leftover of an interrupted earlier attempt
@@ -27,7 +28,8 @@ bool importPreview(const std::vector<std::filesystem::path> &paths, const std::s
         SessionStore store(file);
         ImporterRegistry registry;
         const ImportSummary summary = SessionImporter(store, registry).run(paths, &cancel, {}, options);
-        if (summary.cancelled || !summary.anyImported()) return false;
+        // Only metrics (the traces are of formats read whole): no picture worth showing.
+        if (summary.cancelled || !summary.anyImported() || SessionReader(store).sliceCount() == 0) return false;
         TimelineLodWriter(store).ensure();
         return true;
     } catch (const std::exception &) {

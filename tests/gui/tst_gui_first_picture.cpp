@@ -150,6 +150,21 @@ private slots:
         QVERIFY(previewFilesGone(gui::MainWindow::sessionPathFor({b.path()})));
     }
 
+    void noPictureWithoutTraceEvents() {
+        // Metrics alone (as when the traces are of formats that are read whole): nothing to picture.
+        QTemporaryDir a;
+        QVERIFY(QFile::copy(demoDir() + kDemoFiles[0], a.path() + kDemoFiles[0]));
+        gui::MainWindow w;
+        w.setPreviewThreshold(1, kPictureEvents);
+        QSignalSpy shown(&w, &gui::MainWindow::previewShown);
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({a.path()});
+        QVERIFY(done.wait(120000));
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(w.session()->isOpen() && !w.session()->isPreview());
+        QVERIFY(previewFilesGone(w.session()->path()));
+    }
+
     void smallInputsGetNoPicture() {
         QTemporaryDir a;
         QVERIFY(copyDemo(a.path()));
