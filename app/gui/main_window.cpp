@@ -312,7 +312,7 @@ void MainWindow::refreshStatus() {
     const QString shown = m_session->isPreview() ? m_pendingSession : m_session->path();
     m_sessionLabel->setText(m_session->isPreview()
                                 ? tr("%1 — the first %L2 events, importing the rest…").arg(shown).arg(reader.sliceCount())
-                                : tr("%1 — %n event(s)", nullptr, int(reader.sliceCount())).arg(shown));
+                                : tr("%1 — %L2 events").arg(shown).arg(reader.sliceCount()));
     m_warningCount = int(reader.warningCount());
     m_warnings->setVisible(m_warningCount > 0);
     m_warnings->setText(tr("⚠ %n warning(s)", nullptr, m_warningCount));
