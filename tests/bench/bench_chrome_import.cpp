@@ -13,8 +13,10 @@
 // file read (and un-gzipped) into memory, simdjson On-Demand parse, one prepared INSERT into the same
 // `slice` table (same schema, indexes and pragmas) per complete event, one transaction. Prints
 // events/s, MB/s of JSON, peak RSS, session bytes per event (slice table + its index, and whole
-// file) and the importer/reference time ratio. The reference loop needs simdjson linked and
-// STEPSCOPE_BENCH_SIMDJSON defined; without it only the importer is measured.
+// file) and the importer/reference time ratio. A second, lean reference loop does the same without
+// args: (ts, dur, name id, cat id, track) rows plus the index, nothing else (#19 item 7: the import
+// within 1.5× of it). The reference loops need simdjson linked and STEPSCOPE_BENCH_SIMDJSON defined;
+// without it only the importer is measured.
 
 #include "app/synth/synthetic_profile_generator.h"
 #include "importers/chrome/chrome_trace_importer.h"
@@ -124,7 +126,8 @@ int runImporter(const fs::path &trace, const fs::path &session, long cancelAfter
 }
 
 #ifdef STEPSCOPE_BENCH_SIMDJSON
-int runReference(const fs::path &trace, const fs::path &session) {
+// withArgs = false: the lean loop (args skipped, never re-serialised or stored).
+int runReference(const fs::path &trace, const fs::path &session, bool withArgs) {
     fs::remove(session);
     const double t0 = now();
     std::string json;
@@ -177,7 +180,7 @@ int runReference(const fs::path &trace, const fs::path &session) {
             else if (k == "pid" || k == "tid") key += std::string(simdjson::to_json_string(v).value()) + "/";
             else if (k == "ts") ts = v.get_double().value();
             else if (k == "dur") dur = v.get_double().value();
-            else if (k == "args") {
+            else if (k == "args" && withArgs) {
                 args = simdjson::to_json_string(v).value();
             }
         }
@@ -195,7 +198,8 @@ int runReference(const fs::path &trace, const fs::path &session) {
         insert.bind(4, intern(name));
         insert.bind(5, intern(cat));
         insert.bind(6, correlation == INT64_MIN ? std::optional<int64_t>() : std::optional<int64_t>(correlation));
-        insert.bind(7, args);
+        if (withArgs) insert.bind(7, args);
+        else insert.bindNull(7);
         insert.run();
         ++events;
     }
@@ -256,8 +260,8 @@ int main(int argc, char **argv) {
         if (std::strcmp(argv[2], "import") == 0)
             return runImporter(argv[3], argv[4], std::atol(argv[5]));
 #ifdef STEPSCOPE_BENCH_SIMDJSON
-        if (std::strcmp(argv[2], "reference") == 0)
-            return runReference(argv[3], argv[4]);
+        if (std::strcmp(argv[2], "reference") == 0 || std::strcmp(argv[2], "lean") == 0)
+            return runReference(argv[3], argv[4], std::strcmp(argv[2], "reference") == 0);
 #endif
         return 2;
     }
@@ -308,6 +312,10 @@ int main(int argc, char **argv) {
         report("reference", ref, jsonMb, (long long)stats.events);
         if (imp.ok && ref.ok)
             std::printf("  ratio importer/reference time: %.2f (target <= 1.0, never > 2.0)\n", imp.seconds / ref.seconds);
+        const Measurement lean = measure("lean", trace, dir / "lean.stepscope");
+        report("lean ref.", lean, jsonMb, (long long)stats.events);
+        if (imp.ok && lean.ok)
+            std::printf("  ratio importer/lean reference time: %.2f (target <= 1.5)\n", imp.seconds / lean.seconds);
 #else
         std::printf("  reference loop not built: define STEPSCOPE_BENCH_SIMDJSON and link simdjson\n");
 #endif
