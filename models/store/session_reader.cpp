@@ -87,7 +87,8 @@ std::vector<StepRow> SessionReader::steps(int64_t runId) const {
 std::vector<ToolVerdictRow> SessionReader::toolVerdicts() const {
     SqliteStatement st(m_store.db(),
         "SELECT v.source_id, s.path, v.tool, v.kind, v.input_pct, v.verdict, v.device_type, v.steps, v.top_ops "
-        "FROM tool_verdict v JOIN source s ON s.id = v.source_id ORDER BY s.path, v.id");
+        // CROSS JOIN keeps tool_verdict (small, usually empty) the outer loop: never a scan of every source.
+        "FROM tool_verdict v CROSS JOIN source s ON s.id = v.source_id ORDER BY s.path, v.id");
     std::vector<ToolVerdictRow> out;
     while (st.step()) {
         ToolVerdictRow r;
