@@ -45,6 +45,9 @@ constexpr const char *kUsage =
     "                         DIR/plugins/profile/<run>/synthhost.xplane.pb (run = epoch start time),\n"
     "                         nsys as an Nsight Systems SQLite export DIR/<bottleneck>.sqlite (NVTX\n"
     "                         step ranges \"step N\", GPU metrics every 1 ms)\n"
+    "  --xplane-steps M       step markers in the XPlane output: profiler_step (ProfilerStep#N with\n"
+    "                         step_num, default), tf (TensorFlow's Keras marker \"train\" with step_num),\n"
+    "                         none (each step an execution of __inference_train_function_N, no markers)\n"
     "  --help                 this text\n";
 
 int usageError(const std::string &msg) {
@@ -66,6 +69,7 @@ int main(int argc, char **argv) {
     std::string traceName, metricsName = "nvidia-smi.csv";
     bool traceNameGiven = false;
     std::string format = "chrome";
+    XPlaneLogdirOptions xplaneOptions;
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
         if (flag == "--help" || flag == "-h") {
@@ -112,7 +116,12 @@ int main(int argc, char **argv) {
             traceNameGiven = true;
         } else if (flag == "--metrics-name")
             metricsName = value;
-        else if (flag == "--format") {
+        else if (flag == "--xplane-steps") {
+            ok = value == "profiler_step" || value == "tf" || value == "none";
+            xplaneOptions.stepMarkers = value == "tf"     ? XPlaneStepMarkers::TfTrain
+                                      : value == "none" ? XPlaneStepMarkers::None
+                                                        : XPlaneStepMarkers::ProfilerStep;
+        } else if (flag == "--format") {
             format = value;
             ok = format == "chrome" || format == "xplane" || format == "both" || format == "nsys";
         }
@@ -138,7 +147,7 @@ int main(int argc, char **argv) {
             std::printf("nsys: %s (%lld rows, %lld GPU metric samples)\n", n.file.string().c_str(),
                         static_cast<long long>(n.rows), static_cast<long long>(n.metricSamples));
         } else if (format != "chrome") {
-            const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, {}, tracePath);
+            const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, xplaneOptions, tracePath);
             std::printf("xplane: %s (%lld events, %lld bytes)\n", x.file.string().c_str(),
                         static_cast<long long>(x.xplane.events), static_cast<long long>(x.xplane.bytes));
         }

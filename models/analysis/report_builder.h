@@ -27,7 +27,7 @@ struct RunReport {
     std::optional<double> samplesPerSecond;
     std::optional<int64_t> batchSize;
     std::string batchSizeSource;  // cli, session, detected; empty when unknown
-    bool stepsFromMarkers = true;  // false: no step markers, the whole trace counts as one step
+    bool stepsFromMarkers = true;  // false: no steps found, the whole trace counts as one step (analysis.steps.source says how steps were found)
     RunAnalysis analysis;
 };
 

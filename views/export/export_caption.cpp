@@ -29,7 +29,7 @@ bool mostlyIn(int64_t lo, int64_t hi, NsRange range) {
 ExportCaption::StepsShown ExportCaption::stepsIn(const RunAnalysis &a, NsRange range) {
     StepsShown shown;
     shown.total = int(a.steps.steps.size());
-    if (!a.steps.fromMarkers) return shown;
+    if (!a.steps.hasSteps()) return shown;
     // A step is in the picture when at least half of it is — of its span on device time, or of its
     // marker's host span (`export --steps A-B` shows the markers' span; GPU work may run on past it).
     for (const AnalysisStep &s : a.steps.steps) {
@@ -45,7 +45,7 @@ QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange r
     QString time = QObject::tr("%1 – %2 (%3)").arg(seconds(range.start - originNs), seconds(range.end - originNs),
                                                   formatDurationNs(range.duration()));
     const RunAnalysis *a = AnalysisModel::of(session)->analysis(runId);
-    if (!a || a->steps.steps.empty() || !a->steps.fromMarkers) return time;
+    if (!a || a->steps.steps.empty() || !a->steps.hasSteps()) return time;
     const StepsShown s = stepsIn(*a, range);
     if (s.count == 0) return QObject::tr("between steps · %1").arg(time);
     if (s.count == s.total) return QObject::tr("all %1 steps · %2").arg(s.total).arg(time);
