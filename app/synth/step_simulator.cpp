@@ -32,8 +32,8 @@ StepSimulator::StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter 
 StepSimulator::StepSimulator(const StepSimulator &o, TraceEventJsonWriter &writer)
     : setup_(o.setup_), w_(writer), recorder_(nullptr), program_(o.program_), shaper_(o.shaper_), lanes_(o.lanes_),
       nextCorrelation_(o.nextCorrelation_), nextExternal_(o.nextExternal_), nextPythonId_(o.nextPythonId_),
-      nsPerWeight_(o.nsPerWeight_), firstCollectiveJoinNs_(o.firstCollectiveJoinNs_),
-      firstCollectiveStartNs_(o.firstCollectiveStartNs_) {}
+      nsPerWeight_(o.nsPerWeight_), collectiveJoinsNs_(o.collectiveJoinsNs_),
+      collectiveStartsNs_(o.collectiveStartsNs_) {}
 
 int64_t StepSimulator::us(Lane &l, double lo, double hi) const {
     return static_cast<int64_t>(l.rng.uniform(lo, hi) * 1000.0);
@@ -180,7 +180,7 @@ void StepSimulator::inefficientOp(Lane &l) {
 void StepSimulator::runStep(int64_t stepNumber) {
     const StepShape shape = shaper_.shapeFor(stepNumber);
     nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
-    firstCollectiveStartNs_ = -1;
+    collectiveStartsNs_.clear();
     StepShape own = shape;
     if (setup_.lateNs > 0 && setup_.lateCause == LateCause::Input)
         own.dataLoaderNs += setup_.lateNs;  // the late rank's batch takes that much longer to arrive
@@ -300,12 +300,11 @@ void StepSimulator::allReduceBucket(Lane &l, int64_t durNs, int64_t elems) {
     runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 5, 9), corr, inner.ext);
     // Starts once the gradients are computed (queued compute work done) and the previous bucket is reduced.
     const int64_t start = std::max({launchTs + kLaunchLatencyNs, l.stream, l.nccl}) + us(l, 1, 4);
-    if (firstCollectiveStartNs_ < 0) {
-        // The step's first all-reduce: on a job's rank it spins until the last rank has joined.
-        firstCollectiveStartNs_ = start;
-        if (firstCollectiveJoinNs_ > start)
-            durNs += firstCollectiveJoinNs_ - start;
-    }
+    // On a job's rank an all-reduce spins until the last rank has joined it.
+    const size_t k = collectiveStartsNs_.size();
+    collectiveStartsNs_.push_back(start);
+    if (k < collectiveJoinsNs_.size() && collectiveJoinsNs_[k] > start)
+        durNs += collectiveJoinsNs_[k] - start;
     kernel(l, TrainingStepProgram::allReduceKernel(), kNcclStream, start, durNs, corr, inner.ext, elems);
     l.nccl = start + durNs;
     close(l, inner, us(l, 2, 5));

@@ -62,11 +62,12 @@ public:
     // step that does not touch the real output.
     StepSimulator(const StepSimulator &other, TraceEventJsonWriter &writer);
 
-    // Job ranks: the first all-reduce of the next step cannot finish before every rank has joined at
-    // joinNs (-1: no wait). Its NCCL kernel starts when this rank launches it and runs until then.
-    void setFirstCollectiveJoin(int64_t joinNs) { firstCollectiveJoinNs_ = joinNs; }
-    // Where this rank's first all-reduce of the last step started (-1 when it had none).
-    int64_t firstCollectiveStartNs() const { return firstCollectiveStartNs_; }
+    // Job ranks: all-reduce k of the next step cannot finish before every rank has joined it at
+    // joinsNs[k] (missing or -1: no wait). Its NCCL kernel starts when this rank launches it and
+    // runs until then, plus its own duration.
+    void setCollectiveJoins(std::vector<int64_t> joinsNs) { collectiveJoinsNs_ = std::move(joinsNs); }
+    // Where this rank's all-reduces of the last step started, in launch order.
+    const std::vector<int64_t> &collectiveStartsNs() const { return collectiveStartsNs_; }
 
     void writeMetadata();
     void runStep(int64_t stepNumber);
@@ -130,8 +131,8 @@ private:
     int64_t nextExternal_ = 1;
     int64_t nextPythonId_ = 1;
     double nsPerWeight_ = 0;
-    int64_t firstCollectiveJoinNs_ = -1;
-    int64_t firstCollectiveStartNs_ = -1;
+    std::vector<int64_t> collectiveJoinsNs_;
+    std::vector<int64_t> collectiveStartsNs_;
 };
 
 } // namespace stepscope::synth

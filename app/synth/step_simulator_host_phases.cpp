@@ -139,7 +139,7 @@ void StepSimulator::lateWork(Lane &l) {
     // a checkpoint, a python function that launches nothing is host compute.
     const bool checkpoint = setup_.lateCause == LateCause::Checkpoint;
     const Scope late = checkpoint ? open(l, "user_annotation", "torch.save", us(l, 5, 10))
-                                  : open(l, "python_function", "train.py(212): compute_sample_weights", us(l, 5, 10));
+                                  : open(l, "python_function", "model/weights.py(212): compute_sample_weights", us(l, 5, 10));
     l.cpu = std::max(l.cpu, late.start + setup_.lateNs);
     close(l, late, us(l, 2, 4));
 }

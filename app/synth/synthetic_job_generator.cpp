@@ -54,26 +54,37 @@ SyntheticJobStats generateJob(const SyntheticJobOptions &options, const std::fil
         ro.sim->writeMetadata();
     }
 
-    // Each step twice: a dry run finds when each rank reaches its first all-reduce (everything
-    // before it is the same in both runs), then the real run lets every rank's first NCCL kernel
-    // spin until the latest of them.
+    // Every all-reduce of a step ends on all ranks once the last rank has joined it. Dry runs of
+    // the step (on copies that write nothing) find, bucket after bucket, when each rank launches
+    // all-reduce k given the joins of the ones before it (everything before that launch is the
+    // same in the dry and the real run); then the real run lets each NCCL kernel spin until its join.
     int64_t waitNs = 0, waits = 0;
     TraceEventJsonWriter counter(nullptr);
-    std::vector<int64_t> arrival(size_t(options.ranks));
+    std::vector<int64_t> firstArrival(size_t(options.ranks), -1);
     for (int s = 0; s < o.steps; ++s) {
         const int64_t step = int64_t(o.firstStep) + s;
-        for (size_t r = 0; r < out.size(); ++r) {
-            StepSimulator dry(*out[r].sim, counter);
-            dry.setFirstCollectiveJoin(-1);
-            dry.runStep(step);
-            arrival[r] = dry.firstCollectiveStartNs();
+        std::vector<int64_t> joins;
+        for (size_t k = 0;; ++k) {
+            int64_t join = -1;
+            for (size_t r = 0; r < out.size(); ++r) {
+                StepSimulator dry(*out[r].sim, counter);
+                dry.setCollectiveJoins(joins);
+                dry.runStep(step);
+                const auto &starts = dry.collectiveStartsNs();
+                if (k < starts.size())
+                    join = std::max(join, starts[k]);
+                if (k == 0)
+                    firstArrival[r] = starts.empty() ? -1 : starts.front();
+            }
+            if (join < 0)
+                break;
+            joins.push_back(join);
         }
-        const int64_t join = *std::max_element(arrival.begin(), arrival.end());
         for (size_t r = 0; r < out.size(); ++r) {
-            out[r].sim->setFirstCollectiveJoin(join);
+            out[r].sim->setCollectiveJoins(joins);
             out[r].sim->runStep(step);
-            if (arrival[r] >= 0 && join > arrival[r]) {
-                waitNs += join - arrival[r];
+            if (firstArrival[r] >= 0 && !joins.empty() && joins.front() > firstArrival[r]) {
+                waitNs += joins.front() - firstArrival[r];
                 ++waits;
             }
         }

@@ -1,8 +1,8 @@
 #pragma once
 // SyntheticJobGenerator writes a data-parallel job: one Kineto trace per rank (distributedInfo
 // {rank, world_size}, the rank in the file name), all ranks simulated step by step together so that
-// the gradient all-reduce couples them: every rank's first NCCL kernel of a step starts when that
-// rank launches it and runs until the last rank has joined. An optional straggler rank is late each
+// the gradient all-reduce couples them: every rank's NCCL kernel of each all-reduce starts when that
+// rank launches it and runs until the last rank has joined (the first one of a step absorbs a late rank). An optional straggler rank is late each
 // step for a chosen cause (its DataLoader, host work, a checkpoint save), so the other ranks spin in
 // their first all-reduce for about that long. Callers: stepscope-synth --ranks, tests, benchmarks.
 // Deterministic: the same options give the same bytes.

@@ -145,10 +145,14 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(std::vector<RunReport> &runs, co
 std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &runs, const std::vector<SourceRow> &sources,
                                                 bool withFindings) {
     JobAnalysis job;
+    std::map<int64_t, const SourceRow *> sourceOf;
+    for (const SourceRow &s : sources) sourceOf[s.id] = &s;
     std::set<int64_t> seen;
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto &rank = runs[i].run->rank;
         if (!rank) continue;
+        // What was read of a trace that failed (its header, no events) is no rank to compare.
+        if (const auto it = sourceOf.find(runs[i].run->sourceId); it != sourceOf.end() && it->second->status == "failed") continue;
         if (!seen.insert(*rank).second) {
             job.notes.push_back("rank " + std::to_string(*rank) + " appears twice: run '" + runs[i].run->name + "' is left out");
             continue;
@@ -160,12 +164,17 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
     if (job.ranksTable.size() < 2) return std::nullopt;
     std::sort(job.ranksTable.begin(), job.ranksTable.end(), [](const JobRankRow &a, const JobRankRow &b) { return a.rank < b.rank; });
     job.ranks = int(job.ranksTable.size());
-    for (const SourceRow &s : sources)
-        if (s.status == "failed")
-            if (const auto r = rankInName(std::filesystem::path(s.path).filename().string()); r && !seen.count(*r)) {
-                job.notes.push_back("rank " + std::to_string(*r) + " is missing: " + s.path + " could not be read");
-                seen.insert(*r);
-            }
+    for (const SourceRow &s : sources) {
+        if (s.status != "failed") continue;
+        std::optional<int64_t> r;  // the rank the failed trace's run says, else its file name
+        for (const JobMember &m : runs)
+            if (m.run->sourceId == s.id && m.run->rank) r = m.run->rank;
+        if (!r) r = rankInName(std::filesystem::path(s.path).filename().string());
+        if (r && !seen.count(*r)) {
+            job.notes.push_back("rank " + std::to_string(*r) + " is missing: " + s.path + " could not be read");
+            seen.insert(*r);
+        }
+    }
     for (int64_t r = 0; r < job.ranksTable.back().rank; ++r)
         if (!seen.count(r)) job.notes.push_back("rank " + std::to_string(r) + " is missing: no trace of it was imported");
     alignSteps(runs, job);

@@ -5,6 +5,7 @@
 
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
+#include "models/store/session_reader.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/jobs/job_test_support.h"
 
@@ -25,7 +26,7 @@ std::string dump(const std::string &session) {
                             "SELECT * FROM v_step ORDER BY run, step", "SELECT * FROM slice ORDER BY id",
                             "SELECT * FROM flow ORDER BY id", "SELECT * FROM track ORDER BY id",
                             "SELECT id, source_id, name, host, framework, device, rank, time_base_ns FROM run ORDER BY id",
-                            "SELECT id, text FROM string ORDER BY id", "SELECT * FROM step ORDER BY id",
+                            "SELECT id, text FROM string ORDER BY id", "SELECT * FROM step ORDER BY run_id, step",
                             "SELECT path, format, events, warnings, status FROM source ORDER BY id",
                             "SELECT * FROM counter_sample ORDER BY rowid"}) {
         const auto r = runCli({"query", session, sql, "--format", "csv"});
@@ -89,8 +90,8 @@ private slots:
             }, options);
         QVERIFY(cancelled.cancelled);
         QVERIFY(cancelled.sources.empty());
-        const auto runs = runCli({"query", second.path(), "SELECT count(*) FROM run", "--format", "csv"});
-        QCOMPARE(runs.out, std::string("count(*)\n0\n"));
+        QVERIFY(SessionReader(second).runs().empty());
+        QVERIFY(SessionReader(second).sources().empty());
     }
 
     void badJobsValueIsAUsageError() {

@@ -141,13 +141,14 @@ void JobView::reload() {
                                .arg(q(m_job->bottleneck)));
     } else {
         const JobStraggler &s = m_job->stragglers.front();
-        m_finding->setText(tr("%1 ranks, step time %2 ms (median). Straggler: rank %3 (%4) arrives late at the first "
+        const QString run = s.run == "rank " + std::to_string(s.rank) ? QString() : QStringLiteral(" (%1)").arg(q(s.run));
+        m_finding->setText(tr("%1 ranks, step time %2 ms (median). Straggler: rank %3%4 arrives late at the first "
                               "all-reduce in %5 of %6 steps because of its %7 (+%8 ms/step over the other ranks); the "
                               "others wait ~%9 ms/step for it.")
                                .arg(m_job->ranks)
                                .arg(m_job->medianStepMs, 0, 'f', 1)
                                .arg(s.rank)
-                               .arg(q(s.run))
+                               .arg(run)
                                .arg(s.lateSteps)
                                .arg(m_job->alignedSteps.size())
                                .arg(q(s.cause))
