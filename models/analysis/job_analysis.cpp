@@ -164,12 +164,16 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
     if (job.ranksTable.size() < 2) return std::nullopt;
     std::sort(job.ranksTable.begin(), job.ranksTable.end(), [](const JobRankRow &a, const JobRankRow &b) { return a.rank < b.rank; });
     job.ranks = int(job.ranksTable.size());
+    std::map<int64_t, int64_t> rankOfSource;
+    for (const JobMember &m : runs)
+        if (m.run->rank) rankOfSource[m.run->sourceId] = *m.run->rank;
     for (const SourceRow &s : sources) {
         if (s.status != "failed") continue;
-        std::optional<int64_t> r;  // the rank the failed trace's run says, else its file name
-        for (const JobMember &m : runs)
-            if (m.run->sourceId == s.id && m.run->rank) r = m.run->rank;
-        if (!r) r = rankInName(std::filesystem::path(s.path).filename().string());
+        // The rank the failed trace's run says (its header was read), else its file name.
+        const auto known = rankOfSource.find(s.id);
+        const std::optional<int64_t> r = known != rankOfSource.end()
+                                             ? std::optional<int64_t>(known->second)
+                                             : rankInName(std::filesystem::path(s.path).filename().string());
         if (r && !seen.count(*r)) {
             job.notes.push_back("rank " + std::to_string(*r) + " is missing: " + s.path + " could not be read");
             seen.insert(*r);
