@@ -7,6 +7,7 @@
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"
+#include "views/export/export_caption.h"
 #include "views/job/job_view.h"
 
 #include <QLabel>
@@ -83,6 +84,13 @@ private slots:
         QCOMPARE(m_time.range().start, b->steps.steps[view.job()->stepIndex[1][7]].start);
 
         QVERIFY(view.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/job_view.png")));
+    }
+
+    void exportCaptionNamesTheRootCause() {
+        // The ranks' own verdicts say "collective" (the wait); the caption's job line says why.
+        const ExportDecoration d = ExportCaption::build(&m_session, m_time.fullRange(), QStringLiteral("job"));
+        const QString all = d.caption.join('\n');
+        QVERIFY2(all.contains(QStringLiteral("Job: 6 ranks · bottleneck input on rank 4")), qPrintable(all));
     }
 
     void noJobSaysSo() {
