@@ -71,6 +71,7 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         rr.batchSizeSource = rr.analysis.batchSizeSource;
         report.runs.push_back(std::move(rr));
     }
+    report.job = JobAnalyzer::analyze(report.runs, report.sources);
     if (report.runs.empty()) {
         report.note = metrics.size() > 0 ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
                                 "(import a profiler trace of the same job with them)"

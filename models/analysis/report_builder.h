@@ -4,6 +4,7 @@
 // analysis of RunAnalyzer (breakdown, GPU busy, bottleneck, gaps, op stats, findings). Called by the
 // CLI's report command; ReportFormatter turns the Report into text, JSON or markdown.
 
+#include "models/analysis/job_analysis.h"
 #include "models/analysis/run_analysis.h"
 #include "models/store/session_reader.h"
 
@@ -38,6 +39,7 @@ struct Report {
     // Why there is no step analysis at all (no run with a trace), e.g. a metrics-only session;
     // empty when there are runs.
     std::string note;
+    std::optional<JobAnalysis> job;  // when the runs are ranks of one job (job_analysis.h)
 };
 
 struct ReportOptions {

@@ -135,6 +135,25 @@ QJsonArray crossChecksJson(const std::vector<CrossCheck> &checks) {
     return out;
 }
 
+QJsonObject jobJson(const JobAnalysis &job) {
+    QJsonArray stragglers, table, notes;
+    for (const JobStraggler &s : job.stragglers)
+        stragglers.append(QJsonObject{{"rank", qint64(s.rank)}, {"run", q(s.run)}, {"cause", q(s.cause)},
+                                      {"late_ms_per_step", round2(s.lateMsPerStep)}, {"late_steps", qint64(s.lateSteps)},
+                                      {"cause_excess_ms_per_step", round2(s.causeExcessMsPerStep)}});
+    for (const JobRankRow &r : job.ranksTable)
+        table.append(QJsonObject{{"rank", qint64(r.rank)}, {"run", q(r.run)}, {"step_time_ms", round2(r.stepTimeMs)},
+                                 {"bottleneck", q(r.bottleneck)}, {"collective_wait_ms", round2(r.collectiveWaitMs)}});
+    for (const std::string &n : job.notes) notes.append(q(n));
+    return {{"ranks", job.ranks},
+            {"step_time_ms", QJsonObject{{"mean", round2(job.meanStepMs)}, {"median", round2(job.medianStepMs)}}},
+            {"bottleneck", q(job.bottleneck)},
+            {"bottleneck_rank", job.bottleneckRank ? QJsonValue(qint64(*job.bottleneckRank)) : QJsonValue()},
+            {"stragglers", stragglers}, {"ranks_table", table},
+            {"aligned_by", job.alignedByOrder ? "order" : "step_number"},
+            {"aligned_steps", qint64(job.alignedSteps.size())}, {"notes", notes}};
+}
+
 QJsonArray findingsJson(const std::vector<Finding> &findings) {
     QJsonArray out;
     for (const Finding &f : findings) {
@@ -211,6 +230,7 @@ std::string ReportFormatter::json(const Report &report) {
     QJsonObject root{{"stepscope_report", 1}, {"sources", sources}, {"runs", runs},
                      {"skipped_files", qint64(report.skippedFiles)}};
     if (!report.note.empty()) root["note"] = q(report.note);
+    if (report.job) root["job"] = jobJson(*report.job);
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 

@@ -83,6 +83,7 @@ std::string ReportFormatter::text(const Report &report) {
             << s.warnings << " warnings\n";
     if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: see the import log)\n";
     if (!report.note.empty()) out << "\n" << report.note << "\n";
+    out << jobText(report);
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\nRun " << shown(r.run.name);
@@ -172,6 +173,7 @@ std::string ReportFormatter::markdown(const Report &report) {
     for (const SourceRow &s : report.sources)
         out << "| " << md(s.path) << " | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
     if (!report.note.empty()) out << "\n**Note:** " << md(report.note) << "\n";
+    out << jobMarkdown(report);
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\n## Run " << md(r.run.name) << "\n\n";

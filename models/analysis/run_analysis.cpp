@@ -49,6 +49,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         ra.presetBreakdown = StepBreakdownAnalyzer::analyze(trace, trace.classify(*p), *p, ra.steps);
     }
 
+    ra.firstCollective = firstCollectives(trace, types, ra.categoryType[size_t(Category::Collective)], ra.steps);
     for (const TraceTrack &t : trace.tracks) ra.gpuTraced = ra.gpuTraced || (t.gpu && t.count > 0);
     const int64_t total = ra.steps.totalNs();
     const int dc = ra.categoryType[size_t(Category::DeviceCompute)], co = ra.categoryType[size_t(Category::Collective)];

@@ -10,6 +10,7 @@
 
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
+#include "models/analysis/first_collective.h"
 #include "models/analysis/gpu_gap_analyzer.h"
 #include "models/analysis/metric_data.h"
 #include "models/analysis/op_stats_analyzer.h"
@@ -110,6 +111,7 @@ struct RunAnalysis {
     std::vector<CrossCheck> crossChecks;  // other profilers' verdicts found beside the trace
     std::optional<Projection> projection;  // for the bottleneck (none when the GPU's compute is the limit)
     std::optional<MemorySummary> memory;   // when the run has GPU memory series (MemoryHeadroom)
+    std::vector<StepCollective> firstCollective;  // per step of `steps` (first_collective.h)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.
