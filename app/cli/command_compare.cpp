@@ -28,8 +28,8 @@ struct Side {
 };
 
 // Imports, analyses and picks the run of one side; an exit code when it cannot.
-std::optional<int> load(Side &side, const ReportOptions &given, Streams io) {
-    side.session.emplace(InputSession::open({side.path}, io));
+std::optional<int> load(Side &side, const ReportOptions &given, const ImportOptions &import, Streams io) {
+    side.session.emplace(InputSession::open({side.path}, io, import));
     if (!side.session->store()) {
         io.err << "stepscope compare: the " << side.role << " side (" << printableText(side.path) << ") could not be read\n";
         return Unreadable;
@@ -78,7 +78,7 @@ int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams
     Side base{"base", in.base, in.baseRun, {}, {}, nullptr};
     Side next{"new", in.next, in.nextRun, {}, {}, nullptr};
     for (Side *side : {&base, &next})
-        if (const auto code = load(*side, options, io)) return *code;
+        if (const auto code = load(*side, options, in.import, io)) return *code;
     out = RunComparison::compare(*base.run, in.baseLabel.value_or(base.path), *next.run, in.nextLabel.value_or(next.path));
     if (inputPaths) {
         *inputPaths = base.session->inputPaths();
@@ -88,7 +88,7 @@ int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams
 }
 
 int runCompare(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--base-run", "--new-run", "--preset", "--rules"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--base-run", "--new-run", "--preset", "--rules", "--jobs"});
     if (!a.ok() || a.positional().size() != 2) {
         io.err << "stepscope compare: "
                << (a.ok() ? "usage: stepscope compare BASE NEW [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]"
@@ -103,6 +103,8 @@ int runCompare(const std::vector<std::string> &args, Streams io) {
     }
     ReportOptions options;
     if (!readReportOptions(a, "compare", io, options)) return Usage;
+    ImportOptions importOptions;
+    if (!readImportOptions(a, "compare", io, importOptions)) return Usage;
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     if (output)
         if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
@@ -111,7 +113,7 @@ int runCompare(const std::vector<std::string> &args, Streams io) {
         }
     RunComparison c;
     std::vector<std::string> inputs;
-    const int code = compareInputs({a.positional()[0], a.value("--base-run"), a.positional()[1], a.value("--new-run"), {}, {}},
+    const int code = compareInputs({a.positional()[0], a.value("--base-run"), a.positional()[1], a.value("--new-run"), {}, {}, importOptions},
                                    options, io, c, &inputs);
     if (code != Ok && code != Partial) return code;
     const std::string text = format == "json" ? ComparisonFormatter::json(c)

@@ -68,13 +68,15 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
 } // namespace
 
 int runImport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"-o", "--output", "--offset", "--run"});
+    ArgumentList a(args, {"-o", "--output", "--offset", "--run", "--jobs"});
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     const std::vector<std::string> offsetTexts = a.values("--offset");
     if (!a.ok() || (a.positional().empty() && offsetTexts.empty()) || !output) {
         io.err << "stepscope import: " << (a.ok() ? kUsage : a.error()) << "\n";
         return Usage;
     }
+    ImportOptions importOptions;
+    if (!readImportOptions(a, "import", io, importOptions)) return Usage;
     std::vector<OffsetSpec> offsets;
     for (const std::string &text : offsetTexts) {
         std::string error;
@@ -121,7 +123,7 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         int code = Ok;
         if (!inputs.empty()) {
             ImportSummary summary;
-            code = importInto(store, inputs, io, &summary, ImportOptions{a.value("--run").value_or("")});
+            code = importInto(store, inputs, io, &summary, importOptions);
             keep = keep || (code != Unreadable && code != Usage);
             if (!keep) {
                 io.err << "stepscope import: nothing imported; the new session " << printableText(*output)

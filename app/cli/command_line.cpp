@@ -17,21 +17,22 @@ std::string helpText() {
 Usage:
   stepscope [PATH...]                       open the GUI (PATH: logdir, trace file, metrics file, or .stepscope)
   stepscope --compare BASE NEW              open BASE in the GUI and compare it with NEW
-  stepscope import PATH... -o S.stepscope [--run NAME|all] [--offset SOURCE=±DURATION]...
+  stepscope import PATH... -o S.stepscope [--run NAME|all] [--offset SOURCE=±DURATION]... [--jobs N]
                                             build a session file, print a summary
   stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
-                   [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv] [--run NAME|all]
+                   [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv] [--run NAME|all] [--jobs N]
                    [--screenshots DIR]   (markdown: one annotated screenshot per finding)
-  stepscope export PATH... --view timeline|steps|ops|findings|utilization|session|log|window
+  stepscope export PATH... --view timeline|steps|ops|findings|utilization|session|log|job|window
                    [--steps A-B | --range T0:T1] [--run NAME|all]
                    [--annotate "TEXT"] [--size WxH] [--scale 2] [--no-caption] -o FILE.png|.svg|.pdf
   stepscope export --list-views
   stepscope query S.stepscope "SELECT ..." [--format csv|json]      (read-only)
   stepscope compare BASE NEW [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
-                   [--base-run NAME] [--new-run NAME]
+                   [--base-run NAME] [--new-run NAME] [--jobs N]
                                             before/after: step time, categories, ops, findings
   stepscope --help | --version
 
+--jobs N: files of a job (one trace per rank) imported by N workers (default: the cores).
 "--" ends the options: every argument after it is a PATH (or the SQL of query).
 
 The synthetic profile generator is the separate program stepscope-synth (--help).

@@ -17,7 +17,7 @@
 namespace stepscope::cli {
 
 int runReport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run", "--jobs"});
     if (!a.ok() || a.positional().empty()) {
         io.err << "stepscope report: " << (a.ok() ? "usage: stepscope report PATH... [--format text|json|markdown]" : a.error())
                << "\n";
@@ -30,6 +30,8 @@ int runReport(const std::vector<std::string> &args, Streams io) {
     }
     ReportOptions options;
     if (!readReportOptions(a, "report", io, options)) return Usage;
+    ImportOptions importOptions;
+    if (!readImportOptions(a, "report", io, importOptions)) return Usage;
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     if (output) {
         if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
@@ -37,7 +39,7 @@ int runReport(const std::vector<std::string> &args, Streams io) {
             return Usage;
         }
     }
-    InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
+    InputSession session = InputSession::open(a.positional(), io, importOptions);
     if (!session.store()) return session.exitCode();
     if (options.firstStep && !hasSteps(*session.store(), *options.firstStep, *options.lastStep)) {
         io.err << "stepscope report: no steps " << *a.value("--steps") << " in the session (" << stepsHeld(*session.store())

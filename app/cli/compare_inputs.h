@@ -5,6 +5,7 @@
 // the side, its path and the reason go to io.err.
 
 #include "app/cli/command_line.h"
+#include "importers/logdir/session_importer.h"
 #include "models/analysis/run_comparison.h"
 
 #include <optional>
@@ -20,6 +21,7 @@ struct CompareInputs {
     std::optional<std::string> nextRun;
     // What the comparison calls each side (default: its path), e.g. the logdir a session was made from.
     std::optional<std::string> baseLabel, nextLabel;
+    ImportOptions import{};  // --jobs, for sides that are imported
 };
 
 // Ok or Partial with `out` filled; Usage or Unreadable (message printed) otherwise. `inputPaths`

@@ -143,4 +143,18 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
     return s;
 }
 
+bool readImportOptions(const ArgumentList &a, const std::string &command, Streams io, ImportOptions &options) {
+    options.profileRun = a.value("--run").value_or("");
+    if (const auto jobs = a.value("--jobs")) {
+        const auto v = parseInteger(*jobs, 1, kMaxImportJobs);
+        if (!v) {
+            io.err << "stepscope " << command << ": --jobs wants a whole number from 1 to " << kMaxImportJobs << ", got '"
+                   << printableText(*jobs) << "'\n";
+            return false;
+        }
+        options.jobs = int(*v);
+    }
+    return true;
+}
+
 } // namespace stepscope::cli

@@ -4,6 +4,7 @@
 // temporary session file that is deleted afterwards. It also turns import outcomes into exit codes
 // and prints the import's problems, naming file, position and reason.
 
+#include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "importers/logdir/session_importer.h"
 
@@ -38,6 +39,12 @@ private:
     std::optional<ImportSummary> m_summary;
     int m_exitCode = Ok;
 };
+
+// The import options every command that imports takes: --run NAME|all and --jobs N (parallel
+// workers for the files of a job, 1..1024; default: the machine's cores). False, with the message
+// on io.err ("stepscope COMMAND: ..."), when --jobs is malformed.
+inline constexpr int64_t kMaxImportJobs = 1024;
+bool readImportOptions(const ArgumentList &a, const std::string &command, Streams io, ImportOptions &options);
 
 // Imports into `store`, printing progress and problems; returns the exit code.
 int importInto(SessionStore &store, const std::vector<std::filesystem::path> &inputs, Streams io,

@@ -9,6 +9,7 @@
 #include "views/analysis/op_stats_view.h"
 #include "views/log/import_log_view.h"
 #include "views/session/session_overview_view.h"
+#include "views/job/job_view.h"
 #include "views/steps/step_time_view.h"
 #include "views/timeline/keyboard_shortcuts.h"
 #include "views/timeline/slice_details_view.h"
@@ -115,6 +116,7 @@ void MainWindow::buildDocks() {
     m_ops = createView("ops", this);
     m_findings = createView("findings", this);
     m_utilization = createView("utilization", this);
+    m_job = createView("job", this);
     addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
     QDockWidget *utilDock = addDock(tr("Utilization"), "utilizationDock", m_utilization, Qt::BottomDockWidgetArea);
     QDockWidget *sessionDock = addDock(tr("Session"), "sessionDock", m_overview, Qt::RightDockWidgetArea);
@@ -134,6 +136,9 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), utilDock);
     tabifyDockWidget(utilDock, opsDock);
     tabifyDockWidget(opsDock, m_logDock);
+    // The job overview (ranks of a data-parallel job) sits with the step chart it generalises.
+    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_logDock, jobDock);
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);
@@ -141,7 +146,7 @@ void MainWindow::buildDocks() {
     m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
 }
 
-QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log"}; }
+QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log", "job"}; }
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "timeline") {
@@ -159,6 +164,7 @@ QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "findings") return new FindingsView(m_session, m_time, parent);
     if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
     if (name == "log") return new ImportLogView(m_session, parent);
+    if (name == "job") return new JobView(m_session, m_time, parent);
     return nullptr;
 }
 
@@ -174,6 +180,7 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
     if (name == "ops") return m_ops;
     if (name == "utilization") return m_utilization;
     if (name == "findings") return m_findings;
+    if (name == "job") return m_job;
     if (name == "central" || name == "timeline") return m_central;
     if (name == "details") return m_details;
     return nullptr;

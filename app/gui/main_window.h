@@ -131,6 +131,7 @@ private:
     MetricSeriesModel *m_metrics = nullptr;
     QSpinBox *m_batchSize = nullptr;
     QWidget *m_findings = nullptr;
+    QWidget *m_job = nullptr;
     AnnotationDocks *m_annotations = nullptr;  // Annotations and Saved views docks, Annotate menu
     QWidget *m_central = nullptr;
     QWidget *m_centre = nullptr;  // the central widget: progress panel over the timeline

@@ -41,4 +41,20 @@ std::span<const Bottleneck> allBottlenecks() {
     return kAll;
 }
 
+std::optional<LateCause> parseLateCause(std::string_view name) {
+    for (LateCause c : {LateCause::Input, LateCause::HostCompute, LateCause::Checkpoint})
+        if (name == lateCauseName(c))
+            return c;
+    return std::nullopt;
+}
+
+std::string_view lateCauseName(LateCause c) {
+    switch (c) {
+    case LateCause::Input: return "input";
+    case LateCause::HostCompute: return "host_compute";
+    case LateCause::Checkpoint: return "checkpoint";
+    }
+    return "input";
+}
+
 } // namespace stepscope::synth

@@ -17,4 +17,10 @@ std::optional<Bottleneck> parseBottleneck(std::string_view name);
 std::string_view bottleneckName(Bottleneck b);
 std::span<const Bottleneck> allBottlenecks();
 
+// Why a straggling rank of a synthetic job is late each step: its DataLoader (input), host work
+// between steps (host_compute) or a checkpoint save at the step's start (checkpoint).
+enum class LateCause { Input, HostCompute, Checkpoint };
+std::optional<LateCause> parseLateCause(std::string_view name);
+std::string_view lateCauseName(LateCause c);
+
 } // namespace stepscope::synth

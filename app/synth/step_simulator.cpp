@@ -18,13 +18,22 @@ constexpr int64_t kLaunchLatencyNs = 2'500; // a kernel starts at least this lon
 
 StepSimulator::StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter &writer, GpuActivityRecorder *recorder)
     : setup_(setup), w_(writer), recorder_(recorder), program_(setup.kernelsPerStep, setup.bottleneck),
-      shaper_(setup.bottleneck, setup.seed, setup.gpus, program_.kernelCount(), setup.checkpointEvery) {
+      shaper_(setup.bottleneck, setup.seed, std::max(setup.gpus, setup.worldSize), program_.kernelCount(),
+              setup.checkpointEvery) {
     for (int g = 0; g < setup_.gpus; ++g) {
         const int64_t start = 1'000'000 + g * 37'000;
-        lanes_.push_back({g, kPid + g, start, start, start,
-                          DeterministicRandom(DeterministicRandom::mix(setup_.seed, static_cast<uint64_t>(g) + 1))});
+        uint64_t laneSeed = DeterministicRandom::mix(setup_.seed, static_cast<uint64_t>(g) + 1);
+        if (setup_.rank > 0)  // rank 0 (and every single-process trace) keeps the historical bytes
+            laneSeed = DeterministicRandom::mix(laneSeed, static_cast<uint64_t>(setup_.rank));
+        lanes_.push_back({g, kPid + g, start, start, start, DeterministicRandom(laneSeed)});
     }
 }
+
+StepSimulator::StepSimulator(const StepSimulator &o, TraceEventJsonWriter &writer)
+    : setup_(o.setup_), w_(writer), recorder_(nullptr), program_(o.program_), shaper_(o.shaper_), lanes_(o.lanes_),
+      nextCorrelation_(o.nextCorrelation_), nextExternal_(o.nextExternal_), nextPythonId_(o.nextPythonId_),
+      nsPerWeight_(o.nsPerWeight_), collectiveJoinsNs_(o.collectiveJoinsNs_),
+      collectiveStartsNs_(o.collectiveStartsNs_) {}
 
 int64_t StepSimulator::us(Lane &l, double lo, double hi) const {
     return static_cast<int64_t>(l.rng.uniform(lo, hi) * 1000.0);
@@ -46,7 +55,7 @@ void StepSimulator::writeMetadata() {
         w_.begin('M', "", "thread_name", kPid, l.tid, 0).arg("name", name).end();
         w_.begin('M', "", "thread_sort_index", kPid, l.tid, 0).arg("sort_index", l.tid).end();
     }
-    const bool nccl = setup_.gpus > 1 || setup_.bottleneck == Bottleneck::Collective;
+    const bool nccl = setup_.gpus > 1 || setup_.worldSize > 1 || setup_.bottleneck == Bottleneck::Collective;
     for (const auto &l : lanes_) {
         const std::string label = "GPU " + std::to_string(l.device);
         w_.begin('M', "", "process_name", l.device, 0, 0).arg("name", "python").end();
@@ -115,7 +124,7 @@ void StepSimulator::kernel(Lane &l, const KernelSpec &k, int stream, int64_t sta
         w_.arg("Collective name", "allreduce")
             .arg("In msg nelems", collectiveElems)
             .arg("Out msg nelems", collectiveElems)
-            .arg("Group size", std::max(2, setup_.gpus))
+            .arg("Group size", std::max({2, setup_.gpus, setup_.worldSize}))
             .arg("dtype", "Float")
             .arg("Process Group Name", "0")
             .arg("Process Group Description", "default_pg");
@@ -171,8 +180,12 @@ void StepSimulator::inefficientOp(Lane &l) {
 void StepSimulator::runStep(int64_t stepNumber) {
     const StepShape shape = shaper_.shapeFor(stepNumber);
     nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
+    collectiveStartsNs_.clear();
+    StepShape own = shape;
+    if (setup_.lateNs > 0 && setup_.lateCause == LateCause::Input)
+        own.dataLoaderNs += setup_.lateNs;  // the late rank's batch takes that much longer to arrive
     for (auto &l : lanes_)
-        runLaneStep(l, stepNumber, shape);
+        runLaneStep(l, stepNumber, own);
     if (recorder_)
         recorder_->commit();
 }
@@ -182,6 +195,8 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     if (setup_.profileMemory && l.allocated == 0)
         memoryEvent(l, kStaticBytes);  // the model and its optimizer, before the first step
     const Scope step = open(l, "user_annotation", stepName, us(l, 4, 9));
+    if (setup_.lateNs > 0 && setup_.lateCause != LateCause::Input)
+        lateWork(l);
     dataLoader(l, shape);
     copyToDevice(l, shape.batchBytes, shape.pageableMBps);
     copyToDevice(l, 128 * 8, shape.pageableMBps); // the labels
@@ -285,6 +300,11 @@ void StepSimulator::allReduceBucket(Lane &l, int64_t durNs, int64_t elems) {
     runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 5, 9), corr, inner.ext);
     // Starts once the gradients are computed (queued compute work done) and the previous bucket is reduced.
     const int64_t start = std::max({launchTs + kLaunchLatencyNs, l.stream, l.nccl}) + us(l, 1, 4);
+    // On a job's rank an all-reduce spins until the last rank has joined it.
+    const size_t k = collectiveStartsNs_.size();
+    collectiveStartsNs_.push_back(start);
+    if (k < collectiveJoinsNs_.size() && collectiveJoinsNs_[k] > start)
+        durNs += collectiveJoinsNs_[k] - start;
     kernel(l, TrainingStepProgram::allReduceKernel(), kNcclStream, start, durNs, corr, inner.ext, elems);
     l.nccl = start + durNs;
     close(l, inner, us(l, 2, 5));

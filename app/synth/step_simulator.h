@@ -33,6 +33,14 @@ struct SimulationSetup {
     int checkpointEvery = 0; // 0 = every 10th step for the checkpoint bottleneck, never otherwise
     bool profileMemory = false; // allocator [memory] instants (see kStaticBytes)
     int64_t inefficientKernelNs = 0; // > 0: inefficientOp() at the end of each forward pass
+    // One rank of a data-parallel job (SyntheticJobGenerator): rank > 0 varies the lane's jitter;
+    // worldSize > 1 puts the gradient all-reduce in each step (Group size = worldSize).
+    int rank = 0;
+    int worldSize = 0;
+    // > 0: this rank is late by lateNs at the start of every step, for lateCause's reason
+    // (lateWork() in step_simulator_host_phases.cpp).
+    int64_t lateNs = 0;
+    LateCause lateCause = LateCause::Input;
 };
 
 class StepSimulator {
@@ -50,6 +58,16 @@ public:
         "void stepscope_synth::inefficient_scan_kernel<float, 1>(float const*, float*, int)";
 
     StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter &writer, GpuActivityRecorder *recorder);
+    // The same simulation state writing to another writer (and no recorder): a dry run of the next
+    // step that does not touch the real output.
+    StepSimulator(const StepSimulator &other, TraceEventJsonWriter &writer);
+
+    // Job ranks: all-reduce k of the next step cannot finish before every rank has joined it at
+    // joinsNs[k] (missing or -1: no wait). Its NCCL kernel starts when this rank launches it and
+    // runs until then, plus its own duration.
+    void setCollectiveJoins(std::vector<int64_t> joinsNs) { collectiveJoinsNs_ = std::move(joinsNs); }
+    // Where this rank's all-reduces of the last step started, in launch order.
+    const std::vector<int64_t> &collectiveStartsNs() const { return collectiveStartsNs_; }
 
     void writeMetadata();
     void runStep(int64_t stepNumber);
@@ -89,6 +107,9 @@ private:
     void inefficientOp(Lane &l);
     void callback(Lane &l, const StepShape &shape);
     void checkpoint(Lane &l, const StepShape &shape);
+    // A straggling rank's extra host work of setup_.lateNs before its step's data (not for Input,
+    // which lengthens the DataLoader instead).
+    void lateWork(Lane &l);
 
     // A runtime API call at the lane's clock (advanced by durNs); with a correlation, the ac2g start too.
     void runtimeCall(Lane &l, std::string_view name, int cbid, int64_t durNs, int64_t corr, int64_t ext);
@@ -110,6 +131,8 @@ private:
     int64_t nextExternal_ = 1;
     int64_t nextPythonId_ = 1;
     double nsPerWeight_ = 0;
+    std::vector<int64_t> collectiveJoinsNs_;
+    std::vector<int64_t> collectiveStartsNs_;
 };
 
 } // namespace stepscope::synth

@@ -134,4 +134,14 @@ void StepSimulator::checkpoint(Lane &l, const StepShape &shape) {
     close(l, ck, us(l, 5, 15));
 }
 
+void StepSimulator::lateWork(Lane &l) {
+    // Names the category rules (resources/rules/categories.tsv) file under the cause: torch.save is
+    // a checkpoint, a python function that launches nothing is host compute.
+    const bool checkpoint = setup_.lateCause == LateCause::Checkpoint;
+    const Scope late = checkpoint ? open(l, "user_annotation", "torch.save", us(l, 5, 10))
+                                  : open(l, "python_function", "model/weights.py(212): compute_sample_weights", us(l, 5, 10));
+    l.cpu = std::max(l.cpu, late.start + setup_.lateNs);
+    close(l, late, us(l, 2, 4));
+}
+
 } // namespace stepscope::synth

@@ -3,6 +3,7 @@
 // SyntheticProfileOptions and prints what was written; all logic lives in the stepscope_synth library.
 
 #include "app/synth/nsys_export_writer.h"
+#include "app/synth/synthetic_job_generator.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "app/synth/xplane_logdir_writer.h"
 
@@ -45,6 +46,16 @@ constexpr const char *kUsage =
     "                         DIR/plugins/profile/<run>/synthhost.xplane.pb (run = epoch start time),\n"
     "                         nsys as an Nsight Systems SQLite export DIR/<bottleneck>.sqlite (NVTX\n"
     "                         step ranges \"step N\", GPU metrics every 1 ms)\n"
+    "  --xplane-steps M       step markers in the XPlane output: profiler_step (ProfilerStep#N with\n"
+    "                         step_num, default), tf (TensorFlow's Keras marker \"train\" with step_num),\n"
+    "                         none (each step an execution of __inference_train_function_N, no markers)\n"
+    "  --ranks N              a data-parallel job of N ranks (2..1024): DIR/rank-<r>.pt.trace.json.gz,\n"
+    "                         one per rank, distributedInfo {rank, world_size}, no nvidia-smi log; the\n"
+    "                         ranks' first all-reduce of each step runs until the last rank joins\n"
+    "  --straggler R          with --ranks: rank R is late every step (default: none)\n"
+    "  --straggler-cause C    input|host_compute|checkpoint (default input)\n"
+    "  --straggler-ms X       how late, in ms (default 30)\n"
+    "  --no-distributed-info  with --ranks: leave distributedInfo out (the rank is only in the file name)\n"
     "  --help                 this text\n";
 
 int usageError(const std::string &msg) {
@@ -66,6 +77,10 @@ int main(int argc, char **argv) {
     std::string traceName, metricsName = "nvidia-smi.csv";
     bool traceNameGiven = false;
     std::string format = "chrome";
+    XPlaneLogdirOptions xplaneOptions;
+    SyntheticJobOptions job;
+    job.ranks = 0;
+    job.stragglerNs = 30'000'000;
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
         if (flag == "--help" || flag == "-h") {
@@ -74,6 +89,10 @@ int main(int argc, char **argv) {
         }
         if (flag == "--profile-memory") {
             opt.profileMemory = true;
+            continue;
+        }
+        if (flag == "--no-distributed-info") {
+            job.distributedInfo = false;
             continue;
         }
         if (i + 1 >= argc)
@@ -107,12 +126,30 @@ int main(int argc, char **argv) {
             ok = parseNumber(value, opt.firstStep);
         else if (flag == "--epoch-start-ns")
             ok = parseNumber(value, opt.epochStartNs);
-        else if (flag == "--trace-name") {
+        else if (flag == "--ranks")
+            ok = parseNumber(value, job.ranks) && job.ranks >= 2;
+        else if (flag == "--straggler")
+            ok = parseNumber(value, job.stragglerRank) && job.stragglerRank >= 0;
+        else if (flag == "--straggler-cause") {
+            const auto c = parseLateCause(value);
+            ok = c.has_value();
+            if (ok)
+                job.stragglerCause = *c;
+        } else if (flag == "--straggler-ms") {
+            int64_t ms = 0;
+            ok = parseNumber(value, ms) && ms >= 0 && ms <= 100'000;
+            job.stragglerNs = ms * 1'000'000;
+        } else if (flag == "--trace-name") {
             traceName = value;
             traceNameGiven = true;
         } else if (flag == "--metrics-name")
             metricsName = value;
-        else if (flag == "--format") {
+        else if (flag == "--xplane-steps") {
+            ok = value == "profiler_step" || value == "tf" || value == "none";
+            xplaneOptions.stepMarkers = value == "tf"     ? XPlaneStepMarkers::TfTrain
+                                      : value == "none" ? XPlaneStepMarkers::None
+                                                        : XPlaneStepMarkers::ProfilerStep;
+        } else if (flag == "--format") {
             format = value;
             ok = format == "chrome" || format == "xplane" || format == "both" || format == "nsys";
         }
@@ -123,7 +160,26 @@ int main(int argc, char **argv) {
     }
     if (outDir.empty())
         return usageError("--out DIR is required");
+    if (job.ranks == 0 && job.stragglerRank >= 0)
+        return usageError("--straggler needs --ranks");
     try {
+        if (job.ranks > 0) {
+            job.rank = opt;
+            const auto t0 = std::chrono::steady_clock::now();
+            const SyntheticJobStats st = generateJob(job, outDir);
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            for (const auto &f : st.files)
+                std::printf("trace: %s\n", f.string().c_str());
+            std::printf("ranks: %d, straggler: %s, steps: %lld, events: %lld, mean wait in the first all-reduce: %.3f ms\n",
+                        job.ranks,
+                        job.stragglerRank < 0 ? "none"
+                                              : (std::to_string(job.stragglerRank) + " (" +
+                                                 std::string(lateCauseName(job.stragglerCause)) + ")").c_str(),
+                        static_cast<long long>(st.steps), static_cast<long long>(st.events),
+                        static_cast<double>(st.meanWaitNs) / 1e6);
+            std::printf("time: %.2f s\n", secs);
+            return 0;
+        }
         const SyntheticProfileGenerator gen(opt);
         if (!traceNameGiven)
             traceName = SyntheticProfileGenerator::defaultTraceName(opt.bottleneck);
@@ -138,7 +194,7 @@ int main(int argc, char **argv) {
             std::printf("nsys: %s (%lld rows, %lld GPU metric samples)\n", n.file.string().c_str(),
                         static_cast<long long>(n.rows), static_cast<long long>(n.metricSamples));
         } else if (format != "chrome") {
-            const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, {}, tracePath);
+            const XPlaneLogdirResult x = writeXPlaneLogdir(opt, outDir, xplaneOptions, tracePath);
             std::printf("xplane: %s (%lld events, %lld bytes)\n", x.file.string().c_str(),
                         static_cast<long long>(x.xplane.events), static_cast<long long>(x.xplane.bytes));
         }

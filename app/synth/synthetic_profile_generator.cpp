@@ -48,7 +48,9 @@ std::string hex64(uint64_t v) {
     return buf;
 }
 
-std::string traceHead(const SyntheticProfileOptions &o) {
+} // namespace
+
+std::string kinetoTraceHead(const SyntheticProfileOptions &o, int rank, int worldSize, bool distributedInfo) {
     std::string h = "{\"schemaVersion\":1,\"deviceProperties\":[";
     for (int g = 0; g < o.gpus; ++g) {
         h += g ? ",\n" : "\n";
@@ -60,13 +62,13 @@ std::string traceHead(const SyntheticProfileOptions &o) {
              "\"maxSharedMemoryPerMultiProcessor\":233472}";
     }
     h += "],\n";
-    if (o.gpus > 1 || o.bottleneck == Bottleneck::Collective) {
+    if (distributedInfo && (o.gpus > 1 || worldSize > 1 || o.bottleneck == Bottleneck::Collective)) {
         // A single-GPU collective trace stands for rank 0 of a two-rank job.
-        const int world = std::max(2, o.gpus);
+        const int world = std::max({2, o.gpus, worldSize});
         std::string ranks;
         for (int r = 0; r < world; ++r)
             ranks += (r ? "," : "") + std::to_string(r);
-        h += "\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":0,\"world_size\":" + std::to_string(world) +
+        h += "\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":" + std::to_string(rank) + ",\"world_size\":" + std::to_string(world) +
              ",\"pg_count\":1,\"pg_config\":[{\"pg_name\":\"0\",\"pg_desc\":\"default_pg\",\"backend_config\":"
              "\"cuda:nccl\",\"pg_size\":" +
              std::to_string(world) + ",\"ranks\":[" + ranks + "]}],\"nccl_version\":\"2.21.5\"},\n";
@@ -81,8 +83,6 @@ std::string traceHead(const SyntheticProfileOptions &o) {
     h += "\"traceEvents\":[";
     return h;
 }
-
-} // namespace
 
 SyntheticProfileGenerator::SyntheticProfileGenerator(const SyntheticProfileOptions &options) : options_(options) {
     auto &o = options_;
@@ -131,7 +131,7 @@ SyntheticProfileStats SyntheticProfileGenerator::generate(const std::filesystem:
     GpuActivityRecorder activity(o.gpus);
     StepSimulator sim(setupFor(o), w, &activity);
 
-    w.raw(traceHead(o));
+    w.raw(kinetoTraceHead(o, 0, 0, true));
     sim.writeMetadata();
     for (int s = 0; s < o.steps; ++s)
         sim.runStep(static_cast<int64_t>(o.firstStep) + s);

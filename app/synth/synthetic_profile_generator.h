@@ -68,6 +68,10 @@ private:
     SyntheticProfileOptions options_;
 };
 
+// The Kineto document head up to "traceEvents":[ : device properties, distributedInfo {rank,
+// world_size} (for multi-GPU, collective and job traces, unless distributedInfo is false), base time.
+std::string kinetoTraceHead(const SyntheticProfileOptions &o, int rank, int worldSize, bool distributedInfo);
+
 SyntheticProfileStats writeTrace(const SyntheticProfileOptions &options, const std::filesystem::path &traceGz);
 SyntheticProfileStats writeNvidiaSmiCsv(const SyntheticProfileOptions &options, const std::filesystem::path &csv);
 

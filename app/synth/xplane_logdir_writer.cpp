@@ -36,7 +36,7 @@ XPlaneLogdirResult writeXPlaneLogdir(const SyntheticProfileOptions &options, con
         result.trace = SyntheticProfileGenerator(counting).generate({}, {});
     }
     try {
-        XPlaneTraceConverter converter(gen.options().epochStartNs, gen.options().gpus, xplane.host);
+        XPlaneTraceConverter converter(gen.options().epochStartNs, gen.options().gpus, xplane.host, xplane.stepMarkers);
         result.xplane = converter.convert(trace, result.file);
     } catch (...) {
         std::error_code ec;

@@ -16,6 +16,7 @@ namespace stepscope::synth {
 struct XPlaneLogdirOptions {
     std::string run;                 // empty: the epoch start as the profiler names runs (YYYY_MM_DD_HH_MM_SS)
     std::string host = "synthhost";  // file name and XSpace hostname
+    XPlaneStepMarkers stepMarkers = XPlaneStepMarkers::ProfilerStep;
 };
 
 struct XPlaneLogdirResult {

@@ -39,8 +39,8 @@ int64_t XPlaneTraceConverter::Plane::eventId(std::string_view text) {
     return id;
 }
 
-XPlaneTraceConverter::XPlaneTraceConverter(int64_t profileStartNs, int gpus, std::string host)
-    : profileStartNs_(profileStartNs), host_(std::move(host)) {
+XPlaneTraceConverter::XPlaneTraceConverter(int64_t profileStartNs, int gpus, std::string host, XPlaneStepMarkers markers)
+    : profileStartNs_(profileStartNs), host_(std::move(host)), markers_(markers) {
     hostPlane_.name = "/host:CPU";
     devices_.resize(static_cast<size_t>(gpus));
     for (int g = 0; g < gpus; ++g)
@@ -52,9 +52,16 @@ void XPlaneTraceConverter::addEvent(std::string_view text) {
     if (!parseTraceLine(text, event))
         return;  // document head and tail
     const char ph = event.ph;
-    const std::string_view name = event.name, args = event.args;
+    const std::string_view args = event.args;
+    std::string_view name = event.name;
     const int64_t pid = event.pid, tid = event.tid, ts = event.ts, dur = event.dur;
     const bool numericPid = event.numericPid;
+    const bool stepRoot = pid == StepSimulator::kPid && name.starts_with("ProfilerStep#");
+    const int64_t stepNum = stepRoot ? parseInt(name.substr(13)) : -1;
+    if (stepRoot && markers_ == XPlaneStepMarkers::TfTrain)
+        name = "train";  // tf.profiler.experimental.Trace("train", step_num=N, _r=1)
+    else if (stepRoot && markers_ == XPlaneStepMarkers::None)
+        name = "__inference_train_function_7724";  // Keras fit without step markers
     std::string_view key;
     JsonValue v;
     if (ph == 'M' && name == "thread_name" && pid == StepSimulator::kPid) {
@@ -91,8 +98,8 @@ void XPlaneTraceConverter::addEvent(std::string_view text) {
         else
             addStat(statName, [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, parseInt(v.text)); });
     }
-    if (hostEvent && name.starts_with("ProfilerStep#")) {  // TF-style step root as well as the name
-        addStat("step_num", [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, parseInt(name.substr(13))); });
+    if (stepRoot && markers_ != XPlaneStepMarkers::None) {  // TF-style step root stats
+        addStat("step_num", [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, stepNum); });
         addStat("_r", [&](XPlaneWireEncoder &s) { s.int64Field(kStatInt64, 1); });
     }
     e.statsLength = static_cast<uint32_t>(line.stats.size() - e.statsOffset);

@@ -3,7 +3,10 @@
 // one event per line, names without escapes) into an XSpace, so the XPlane output is the very same
 // training loop as the Chrome output, event for event. Host-process X events become lines of the
 // `/host:CPU` plane (one per thread), device X events lines of `/device:GPU:N` (one per stream);
-// args become stats (`correlation` → `correlation_id`, ProfilerStep#N also gets `step_num` and `_r`);
+// args become stats (`correlation` → `correlation_id`); the step root ProfilerStep#N is written as
+// XPlaneStepMarkers says: as it is with `step_num` and `_r` stats, as TensorFlow's Keras marker
+// `train` (step_num, _r), or, without markers, as an execution of the Keras training function
+// (`__inference_train_function_…`, no stats) the way TF 2 records a `fit` without step markers;
 // metadata, instants, flows (implied by correlation ids) and the profiler's capture span are not
 // carried over. A `Task Environment` plane holds profile_start_time = the trace's base time.
 // Memory: per line, compact event records and their pre-encoded stats, until the file is written.
@@ -18,6 +21,8 @@
 
 namespace stepscope::synth {
 
+enum class XPlaneStepMarkers { ProfilerStep, TfTrain, None };
+
 struct XPlaneConversionStats {
     int64_t events = 0;  // XEvents written
     int64_t lines = 0;
@@ -26,7 +31,8 @@ struct XPlaneConversionStats {
 
 class XPlaneTraceConverter {
 public:
-    XPlaneTraceConverter(int64_t profileStartNs, int gpus, std::string host);
+    XPlaneTraceConverter(int64_t profileStartNs, int gpus, std::string host,
+                         XPlaneStepMarkers markers = XPlaneStepMarkers::ProfilerStep);
 
     // Reads the trace (gzip) and writes the XSpace; throws std::runtime_error naming the path.
     XPlaneConversionStats convert(const std::filesystem::path &traceGz, const std::filesystem::path &xplanePb);
@@ -58,6 +64,7 @@ private:
 
     int64_t profileStartNs_;
     std::string host_;
+    XPlaneStepMarkers markers_;
     Plane hostPlane_;
     std::vector<Plane> devices_;
     std::map<int64_t, std::string> threadNames_;

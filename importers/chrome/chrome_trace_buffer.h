@@ -10,7 +10,7 @@
 #include "importers/chrome/chrome_event.h"
 #include "importers/chrome/chunked_array.h"
 #include "importers/common/step_name_rules.h"
-#include "importers/common/string_interner.h"
+#include "importers/common/local_string_table.h"
 
 #include <cstdint>
 #include <limits>
@@ -116,7 +116,9 @@ struct StepName {
 class ChromeTraceBuffer {
 public:
     // `stepRules` decide which slice names are steps (PyTorch: ProfilerStep#N); it must outlive the buffer.
-    explicit ChromeTraceBuffer(StringInterner &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
+    // Names are interned locally (LocalStringTable) while the file is read; the writer maps them to
+    // the store's ids.
+    explicit ChromeTraceBuffer(LocalStringTable &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
         : m_strings(strings), m_stepRules(stepRules) {}
 
     void add(const ChromeEvent &event);
@@ -134,6 +136,7 @@ public:
     const std::unordered_map<uint32_t, StepName> &stepNames() const { return m_stepNames; }
     const std::map<std::string, ImportProblem> &problems() const { return m_problems; }
     ArgsSpill &args() { return m_args; }
+    const LocalStringTable &strings() const { return m_strings; }
 
     bool hasTimes() const { return m_minTs <= m_maxEnd; }
     int64_t minTs() const { return m_minTs; }
@@ -161,7 +164,7 @@ private:
     void problem(const std::string &kind, int64_t offset, std::string detail = {}, bool info = false);
     void seeTime(int64_t start, int64_t end);
 
-    StringInterner &m_strings;
+    LocalStringTable &m_strings;
     ArgsSpill m_args;
     ChunkedArray<BufferedSlice> m_slices;  // grows without reallocation pauses
     std::vector<BufferedTrack> m_tracks;

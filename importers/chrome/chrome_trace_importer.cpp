@@ -7,7 +7,7 @@
 #include "importers/common/byte_prefetcher.h"
 #include "importers/common/byte_source.h"
 #include "importers/common/importer_registry.h"
-#include "importers/common/string_interner.h"
+#include "importers/common/local_string_table.h"
 
 namespace stepscope {
 namespace {
@@ -111,7 +111,7 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
         ctx.error("", result.message);
         return result;
     }
-    StringInterner strings(ctx.writer());
+    LocalStringTable strings;
     ChromeTraceBuffer buffer(strings);
     ChromeTraceTokenizer tokenizer;
     ChromeEvent event;

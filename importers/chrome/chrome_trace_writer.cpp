@@ -4,6 +4,7 @@
 #include "importers/chrome/chrome_trace_writer.h"
 
 #include "importers/chrome/json_scan.h"
+#include "models/store/rank_in_name.h"
 #include "importers/common/slice_nester.h"
 
 #include <algorithm>
@@ -71,6 +72,7 @@ bool ChromeTraceWriter::write() {
                                             int64_t(m_buf.memorySamples().size()));
     if (!poll())
         return false;
+    m_storeIds = m_buf.strings().storeIds(m_w);
     decideTimeBase();
     classifyTracks();
     addRun();
@@ -101,8 +103,9 @@ void ChromeTraceWriter::decideTimeBase() {
 }
 
 void ChromeTraceWriter::addRun() {
+    // A rank trace without distributedInfo still says its rank in its file name (rank-3.json).
+    m_run.rank = m_header.rank ? m_header.rank : rankInName(m_runName);
     m_run.name = m_header.rank ? "rank " + std::to_string(*m_header.rank) : m_runName;
-    m_run.rank = m_header.rank;
     m_run.host = m_header.hostName;
     bool tensorflow = false;
     for (const auto &[pid, meta] : m_buf.processes())

@@ -123,6 +123,7 @@ private:
     std::vector<TrackOut> m_tracks;
     std::vector<TrackInfo> m_trackInfos;  // until the run row exists
     int64_t m_firstSliceId = 0;
+    std::vector<int64_t> m_storeIds;  // the buffer's local string ids → the store's (write() fills it)
     int64_t m_firstFlowId = 0;
     int64_t m_slicesWritten = 0;
     int64_t m_countersWritten = 0;

@@ -92,7 +92,7 @@ bool ChromeTraceWriter::produceFlowRows(const EmitRows &emit, PendingRows &batch
     struct FlowRow {
         int64_t from = 0, to = 0;
         int64_t id = 0;
-        uint32_t catId = 0;
+        int64_t catId = 0;  // the store's id (0: none)
     };
     std::vector<FlowRow> rows;
     auto link = [&](int64_t from, int64_t to, uint32_t catId) {
@@ -100,7 +100,7 @@ bool ChromeTraceWriter::produceFlowRows(const EmitRows &emit, PendingRows &batch
             ++m_unboundEndpoints;
             return;
         }
-        rows.push_back({m_firstSliceId + from, m_firstSliceId + to, m_firstFlowId + int64_t(rows.size()), catId});
+        rows.push_back({m_firstSliceId + from, m_firstSliceId + to, m_firstFlowId + int64_t(rows.size()), m_storeIds[catId]});
     };
     size_t i = 0;
     while (i < flows.size()) {

@@ -113,8 +113,8 @@ bool ChromeTraceWriter::produceSliceRows(const EmitRows &emit, PendingRows &batc
                                          s.dur,
                                          s.depth,
                                          s.parent ? m_firstSliceId + int64_t(s.parent - 1) : 0,
-                                         s.nameId,
-                                         s.catId,
+                                         m_storeIds[s.nameId],
+                                         m_storeIds[s.catId],
                                          s.correlation};
         const std::string_view text = args.next(s.argsLen);
         uint32_t nulls = 0;

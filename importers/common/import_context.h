@@ -24,14 +24,29 @@ class ImportContext {
 public:
     using ProgressFn = std::function<void(int64_t bytesDone, int64_t bytesTotal)>;
 
+    // Waits for this file's turn to write, adds its source row and returns the row's id.
+    using EnterFn = std::function<int64_t()>;
+
     ImportContext(SessionWriter &writer, int64_t sourceId, std::string file,
                   const std::atomic<bool> *cancel = nullptr, ProgressFn progress = {})
         : m_writer(writer), m_sourceId(sourceId), m_file(std::move(file)), m_cancel(cancel),
           m_progress(std::move(progress)) {}
+    // SessionImporter's workers: the file may be read before its turn to write has come. The first
+    // use of the store through this context (writer(), sourceId(), a log row) waits for that turn,
+    // so an importer that reads the whole file before it writes (Chrome) parses in parallel with
+    // the other files while every write stays serialised, in input order.
+    ImportContext(SessionWriter &writer, EnterFn enter, std::string file, const std::atomic<bool> *cancel,
+                  ProgressFn progress)
+        : m_writer(writer), m_sourceId(-1), m_enter(std::move(enter)), m_file(std::move(file)), m_cancel(cancel),
+          m_progress(std::move(progress)) {}
 
-    SessionWriter &writer() { return m_writer; }
-    int64_t sourceId() const { return m_sourceId; }
+    SessionWriter &writer() { enterWriting(); return m_writer; }
+    int64_t sourceId() { enterWriting(); return m_sourceId; }
     const std::string &file() const { return m_file; }
+    // Takes this file's turn to write now (a no-op once taken); the importer need not call it.
+    void enterWriting() {
+        if (m_sourceId < 0 && m_enter) m_sourceId = m_enter();
+    }
 
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void progress(int64_t done, int64_t total) { if (m_progress) m_progress(done, total); }
@@ -59,6 +74,7 @@ private:
     void record(Severity severity, const std::string &position, const std::string &message) {
         if (severity == Severity::Warning) ++m_warnings;
         if (severity == Severity::Error) ++m_errors;
+        enterWriting();
         if (++m_logged <= kMaxLoggedPerSource)
             m_writer.log(m_sourceId, severity, m_file, printable(position), printable(message));
         else if (m_logged == kMaxLoggedPerSource + 1)
@@ -67,6 +83,7 @@ private:
 
     SessionWriter &m_writer;
     int64_t m_sourceId;
+    EnterFn m_enter;
     std::string m_file;
     const std::atomic<bool> *m_cancel;
     ProgressFn m_progress;

@@ -11,6 +11,7 @@
 #include "importers/nsys/nsys_sqlite_importer.h"
 #include "importers/metrics/smdebug_system_importer.h"
 #include "importers/tfevents/tfevents_importer.h"
+#include "importers/tfprofiler/tf_profiler_tool_importer.h"
 #include "importers/xplane/xplane_importer.h"
 
 namespace stepscope {
@@ -25,6 +26,7 @@ ImporterRegistry::ImporterRegistry() {
     m_importers.push_back(std::make_unique<SadfImporter>());
     m_importers.push_back(std::make_unique<CloudWatchCsvImporter>());
     m_importers.push_back(std::make_unique<XPlaneImporter>());
+    m_importers.push_back(std::make_unique<TfProfilerToolImporter>());
     m_importers.push_back(std::make_unique<NsysSqliteImporter>());
     m_importers.push_back(std::make_unique<TfEventsImporter>());
     m_importers.push_back(std::make_unique<GenericCsvImporter>());  // catch-all CSV: keep last

@@ -1,5 +1,7 @@
 #include "importers/logdir/session_importer.h"
 
+#include "importers/logdir/file_imports.h"
+
 #include "importers/xplane/profile_run_selector.h"
 
 #include <algorithm>
@@ -34,13 +36,6 @@ bool ImportSummary::anyImported() const {
 }
 
 namespace {
-// The path a file is recorded under (sources, fingerprints): absolute and normalised.
-std::string recordedPath(const fs::path &p) {
-    std::error_code ec;
-    const fs::path abs = fs::absolute(p, ec).lexically_normal();
-    return (ec ? p : abs).string();
-}
-
 bool isUnder(const std::string &path, const std::string &input) {
     if (path == input) return true;
     const std::string dir = input.empty() || input.back() == '/' ? input : input + "/";
@@ -163,52 +158,11 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
 
     SessionWriter writer(m_store);
     writer.begin();
-    int64_t doneBefore = 0;
-    for (const ScannedFile &f : files) {
-        const std::string path = recordedPath(f.path);
-        if (keep.count(path)) continue;
-        // A re-import of changed files: the skipped ones were logged by the first import already.
-        if (reusing && (!f.sameAs.empty() || !f.importer)) {
-            (f.sameAs.empty() ? summary.skipped : summary.duplicates).push_back(f);
-            continue;
-        }
-        if (!f.sameAs.empty()) {
-            // Importing it again would double every slice; the warning names both paths.
-            writer.log(std::nullopt, Severity::Warning, path, "", f.reason);
-            summary.duplicates.push_back(f);
-            continue;
-        }
-        if (!f.importer) {
-            writer.log(std::nullopt, f.unreadable ? Severity::Warning : Severity::Info, path, "", "skipped: " + f.reason);
-            summary.skipped.push_back(f);
-            continue;
-        }
-        if (cancel && cancel->load()) break;
-        const int64_t sourceId = writer.addSource(path, f.importer->format(), f.sizeBytes);
-        ImportContext ctx(writer, sourceId, path, cancel, [&](int64_t done, int64_t) {
-            if (progress) progress(doneBefore + std::min(done, f.sizeBytes), total, path);
-        });
-        if (preview && f.importer->readsPrefix()) ctx.setEventLimit(options.previewEvents);
-        ImportResult result;
-        try {
-            result = f.importer->import(f.path, ctx);
-        } catch (const StoreError &) {
-            throw;  // the session itself failed: the writer rolls back on unwind
-        } catch (const std::exception &e) {
-            // An importer bug must not take the session down: record it against the file.
-            result.status = SourceStatus::Failed;
-            result.message = std::string("internal error while reading: ") + e.what();
-            ctx.error("", result.message);
-        }
-        if (ctx.cancelled()) break;
-        if (result.status != SourceStatus::Ok && !result.message.empty() && ctx.errors() == 0 && ctx.warnings() == 0)
-            ctx.error("", result.message);
-        writer.finishSource(sourceId, result.events, ctx.warnings() + ctx.errors(), result.status);
-        summary.sources.push_back({path, f.importer->format(), result.status, result.events,
-                                   ctx.warnings() + ctx.errors(), result.message});
-        if (options.sourceDone) options.sourceDone(summary.sources.back());
-        doneBefore += f.sizeBytes;
-        if (progress) progress(doneBefore, total, path);
+    FileImports imports(files, keep, reusing, writer, cancel, progress, options, total);
+    imports.run(importWorkers(options.jobs));
+    for (FileOutcome &o : imports.outcomes) {
+        if (o.source) summary.sources.push_back(std::move(*o.source));
+        if (o.skipped) (o.duplicate ? summary.duplicates : summary.skipped).push_back(*o.skipped);
     }
     if (cancel && cancel->load()) {
         writer.rollback();

@@ -36,8 +36,12 @@ struct ImportOptions {
     // runs.
     int64_t previewEvents = 0;
     static constexpr int64_t kPreviewWholeFileBytes = int64_t(8) << 20;
-    // Called after each file is imported (the GUI counts events for its progress panel).
+    // Called after each file is imported (the GUI counts events for its progress panel); with
+    // several workers from their threads, one call at a time.
     std::function<void(const SourceSummary &)> sourceDone;
+    // Files read in parallel (a job's rank traces): 0 = one worker per core, 1 = one after another.
+    // The session is the same row for row whatever the number (importers/logdir/write_turns.h).
+    int jobs = 0;
 };
 
 // What identifies a file's content cheaply: size, modification time and a hash of its first 64 KiB.
@@ -73,6 +77,9 @@ struct ImportSummary {
     bool anyImported() const;  // at least one source had a usable import
 };
 
+// The number of workers `jobs` asks for: itself when positive, else the machine's cores (at least 1).
+int importWorkers(int jobs);
+
 class SessionImporter {
 public:
     using ProgressFn = std::function<void(int64_t bytesDone, int64_t bytesTotal, const std::string &file)>;
@@ -80,6 +87,7 @@ public:
     SessionImporter(SessionStore &store, const ImporterRegistry &registry) : m_store(store), m_registry(registry) {}
 
     // Throws StoreError only when the session itself cannot be written; bad input files never throw.
+    // `progress` is called from the worker threads, one call at a time.
     ImportSummary run(const std::vector<std::filesystem::path> &inputs, const std::atomic<bool> *cancel = nullptr,
                       const ProgressFn &progress = {}, const ImportOptions &options = {});
 

@@ -2,7 +2,7 @@
 
 #include "importers/chrome/chrome_trace_buffer.h"
 #include "importers/chrome/chrome_trace_writer.h"
-#include "importers/common/string_interner.h"
+#include "importers/common/local_string_table.h"
 #include "importers/nsys/nsys_event_reader.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "models/store/session_connection.h"
@@ -94,7 +94,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         return fail(e.what());
     }
     const StepNameRules steps = StepNameRules::load();
-    StringInterner strings(ctx.writer());
+    LocalStringTable strings;
     ChromeTraceBuffer buffer(strings, steps);
     int64_t total = 1;
     NsysEventReader reader(*ex, buffer, steps, ctx, [&](int64_t done, int64_t estimate) {

@@ -1,5 +1,6 @@
 #include "importers/xplane/xplane_importer.h"
 
+#include "models/store/rank_in_name.h"
 #include "importers/common/byte_source.h"
 #include "importers/xplane/xplane_space_writer.h"
 #include "importers/xplane/xplane_wire_reader.h"
@@ -163,6 +164,7 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
         ctx.info("", "the profiler recorded a warning: " + w);
 
     XPlaneSpaceWriter writer(ctx, reader, runNameFor(file), hostOf(file));
+    writer.setRank(xplaneHostRank(file));
     if (!writer.write(space)) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": import cancelled";

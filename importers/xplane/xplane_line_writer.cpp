@@ -30,16 +30,64 @@ bool XPlaneLineWriter::write(const WireSpan &line, const XPlaneIndex &index, XLi
                              int64_t baseNs, const std::string &trackName) {
     m_pending.clear();
     m_args.clear();
+    m_open.clear();
+    const bool streamed = streamable(line, baseNs);
     bool cancelled = false;
+    size_t seen = 0;
     const bool ok = m_reader.forEachEvent(line, m_event, [&](const xplane_wire::XEvent &e, int64_t) {
-        if ((m_pending.size() & 0xFFFF) == 0xFFFF && m_ctx.cancelled()) {
+        if ((++seen & 0xFFFF) == 0 && m_ctx.cancelled()) {
             cancelled = true;
             return false;
         }
-        return decode(e, index, kind, baseNs);
+        decode(e, index, kind, baseNs);
+        if (streamed && !m_pending.empty()) {
+            writeStreamed(kind, trackId, m_pending.back());
+            m_pending.clear();
+            m_args.clear();
+        }
+        return true;
     });
-    flush(kind, trackId, trackName);  // what decoded before a malformed event is kept
+    flush(kind, trackId, trackName);  // buffered lines; what decoded before a malformed event is kept
     return ok && !cancelled;
+}
+
+bool XPlaneLineWriter::eventTime(int64_t baseNs, int64_t offsetPs, int64_t durationPs, int64_t &start, int64_t &dur) {
+    // start = base + floor(offset_ps / 1000); end = base + floor((offset_ps + duration_ps) / 1000),
+    // computed from the sub-ns remainder so nothing overflows (FORMATS.md §1.3).
+    int64_t offNs = offsetPs / kPsPerNs;
+    int64_t rem = offsetPs % kPsPerNs;
+    if (rem < 0) {
+        rem += kPsPerNs;
+        --offNs;
+    }
+    const int64_t durPs = std::max<int64_t>(durationPs, 0);
+    dur = durPs / kPsPerNs + (rem + durPs % kPsPerNs) / kPsPerNs;
+    int64_t end = 0;
+    return !__builtin_add_overflow(baseNs, offNs, &start) && !__builtin_add_overflow(start, dur, &end);
+}
+
+bool XPlaneLineWriter::streamable(const WireSpan &line, int64_t baseNs) {
+    // The order SliceNester sorts by, and its nesting pass with nothing left over (nestRound).
+    m_openEnds.clear();
+    bool inOrder = true, first = true;
+    int64_t prevStart = 0, prevDur = 0;
+    const bool walked = m_reader.forEachEventTiming(line, [&](const XEventTiming &t) {
+        int64_t start = 0, dur = 0;
+        if (t.aggregated || !eventTime(baseNs, t.offsetPs, t.durationPs, start, dur))
+            return true;  // not written either way
+        if (!first && (start < prevStart || (start == prevStart && dur > prevDur)))
+            return inOrder = false;
+        first = false;
+        prevStart = start;
+        prevDur = dur;
+        while (!m_openEnds.empty() && m_openEnds.back() <= start)
+            m_openEnds.pop_back();
+        if (!m_openEnds.empty() && start + dur > m_openEnds.back())
+            return inOrder = false;  // overlaps without nesting: an overflow row, SliceNester's job
+        m_openEnds.push_back(start + dur);
+        return true;
+    });
+    return walked && inOrder;
 }
 
 bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &index, XLineKind kind,
@@ -48,28 +96,13 @@ bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &i
         ++m_counts.aggregated;
         return true;
     }
-    // start = base + floor(offset_ps / 1000); end = base + floor((offset_ps + duration_ps) / 1000),
-    // computed from the sub-ns remainder so nothing overflows (FORMATS.md §1.3).
-    const int64_t off = e.offset_ps();
-    int64_t offNs = off / kPsPerNs;
-    int64_t rem = off % kPsPerNs;
-    if (rem < 0) {
-        rem += kPsPerNs;
-        --offNs;
-    }
-    int64_t durPs = e.duration_ps();
-    if (durPs < 0) {
+    if (e.duration_ps() < 0)
         ++m_counts.negativeDurations;
-        durPs = 0;
-    }
-    const int64_t durNs = durPs / kPsPerNs + (rem + durPs % kPsPerNs) / kPsPerNs;
     Pending p;
-    int64_t end = 0;
-    if (__builtin_add_overflow(baseNs, offNs, &p.start) || __builtin_add_overflow(p.start, durNs, &end)) {
+    if (!eventTime(baseNs, e.offset_ps(), e.duration_ps(), p.start, p.dur)) {
         ++m_counts.outOfRange;
         return true;
     }
-    p.dur = durNs;
     const XPlaneIndex::EventMeta *meta = index.event(e.metadata_id());
     std::string_view name;
     EventFacts facts;
@@ -136,6 +169,43 @@ void XPlaneLineWriter::noteStep(XLineKind kind, const Pending &p, const EventFac
     }
 }
 
+void XPlaneLineWriter::writeStreamed(XLineKind kind, int64_t trackId, const Pending &p) {
+    while (!m_open.empty() && m_open.back().end <= p.start)
+        m_open.pop_back();
+    const int32_t depth = m_open.empty() ? 0 : m_open.back().depth + 1;
+    const int64_t id = writeRow(kind, trackId, p, depth, m_open.empty() ? std::nullopt : std::optional<int64_t>(m_open.back().id));
+    m_open.push_back({p.start + p.dur, id, depth});
+    ++m_counts.slices;
+}
+
+int64_t XPlaneLineWriter::writeRow(XLineKind kind, int64_t trackId, const Pending &p, int32_t depth,
+                                   std::optional<int64_t> parentId) {
+    SliceRow row;
+    row.trackId = trackId;
+    row.startNs = p.start;
+    row.durNs = p.dur;
+    row.depth = depth;
+    row.parentId = parentId;
+    row.nameId = p.nameId;
+    if (p.categoryId)
+        row.categoryId = p.categoryId;
+    if (p.correlation != kNoCorrelation)
+        row.correlation = p.correlation;
+    if (p.argsLength)
+        row.argsJson = std::string_view(m_args).substr(p.argsOffset, p.argsLength);
+    const int64_t id = m_ctx.writer().addSlice(row);
+    if (p.correlation != kNoCorrelation) {
+        if (kind == XLineKind::HostThread) {
+            auto [it, inserted] = m_links.hostByCorrelation.emplace(p.correlation, XPlaneLinks::Launch{id, p.dur});
+            if (!inserted && p.dur < it->second.dur)
+                it->second = {id, p.dur};
+        } else if (kind == XLineKind::DeviceStream) {
+            m_links.device.emplace_back(p.correlation, id);
+        }
+    }
+    return id;
+}
+
 void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string &trackName) {
     if (m_pending.empty())
         return;
@@ -145,32 +215,9 @@ void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string 
     m_nester.nest(m_spans);
     m_ids.assign(m_pending.size(), 0);
     for (const uint32_t i : m_nester.order()) {  // parents come before their children
-        const Pending &p = m_pending[i];
-        SliceRow row;
-        row.trackId = trackId;
-        row.startNs = p.start;
-        row.durNs = p.dur;
-        row.depth = m_nester.depth(i);
-        if (const int32_t parent = m_nester.parent(i); parent != SliceNester::kNone)
-            row.parentId = m_ids[size_t(parent)];
-        row.nameId = p.nameId;
-        if (p.categoryId)
-            row.categoryId = p.categoryId;
-        if (p.correlation != kNoCorrelation)
-            row.correlation = p.correlation;
-        if (p.argsLength)
-            row.argsJson = std::string_view(m_args).substr(p.argsOffset, p.argsLength);
-        const int64_t id = m_ctx.writer().addSlice(row);
-        m_ids[i] = id;
-        if (p.correlation != kNoCorrelation) {
-            if (kind == XLineKind::HostThread) {
-                auto [it, inserted] = m_links.hostByCorrelation.emplace(p.correlation, XPlaneLinks::Launch{id, p.dur});
-                if (!inserted && p.dur < it->second.dur)
-                    it->second = {id, p.dur};
-            } else if (kind == XLineKind::DeviceStream) {
-                m_links.device.emplace_back(p.correlation, id);
-            }
-        }
+        const int32_t parent = m_nester.parent(i);
+        m_ids[i] = writeRow(kind, trackId, m_pending[i], m_nester.depth(i),
+                            parent != SliceNester::kNone ? std::optional<int64_t>(m_ids[size_t(parent)]) : std::nullopt);
     }
     m_counts.slices += int64_t(m_pending.size());
     if (m_nester.overflowCount() > 0) {

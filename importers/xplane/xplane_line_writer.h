@@ -4,7 +4,12 @@
 // both converted to ns with floor rounding and no int64 overflow), nests the line with SliceNester
 // (overflow rows kept and counted), writes the slices parents-first, and hands correlation ids and
 // step markers to the shared XPlaneLinks / XPlaneStepFinder. Aggregated events (num_occurrences) are
-// counted, not written. One writer per import, reused line after line; called by XPlaneImporter.
+// counted, not written. A line whose events already come in nesting order (by start, the longer first
+// on a tie, each inside or after the one open before it: what profilers write) is streamed: a first
+// walk over the events' times only checks that, then each event is written as it is decoded, nested
+// with a stack, so memory does not grow with the line; any other line is buffered whole and nested
+// by SliceNester, with the same rows as a result. One writer per import, reused line after line;
+// called by XPlaneImporter.
 
 #include "importers/common/import_context.h"
 #include "importers/common/slice_nester.h"
@@ -73,7 +78,18 @@ private:
     };
     static constexpr int64_t kNoCorrelation = INT64_MIN;
 
+    struct Open {  // a slice the next ones may nest in (streamed lines)
+        int64_t end = 0, id = 0;
+        int32_t depth = 0;
+    };
+
+    // start = base + floor(offset_ps / 1000), end likewise, without overflow; false when out of int64.
+    static bool eventTime(int64_t baseNs, int64_t offsetPs, int64_t durationPs, int64_t &start, int64_t &dur);
+    // True when the line's events come in nesting order, so SliceNester would keep them as they are.
+    bool streamable(const WireSpan &line, int64_t baseNs);
     bool decode(const xplane_wire::XEvent &event, const XPlaneIndex &index, XLineKind kind, int64_t baseNs);
+    void writeStreamed(XLineKind kind, int64_t trackId, const Pending &p);
+    int64_t writeRow(XLineKind kind, int64_t trackId, const Pending &p, int32_t depth, std::optional<int64_t> parentId);
     int64_t categoryFor(XLineKind kind, const EventFacts &facts, std::string_view name);
     void flush(XLineKind kind, int64_t trackId, const std::string &trackName);
     void noteStep(XLineKind kind, const Pending &p, const EventFacts &facts, std::string_view name);
@@ -88,6 +104,8 @@ private:
     std::vector<Pending> m_pending;
     std::vector<SliceNester::Span> m_spans;
     std::vector<int64_t> m_ids;
+    std::vector<Open> m_open;
+    std::vector<int64_t> m_openEnds;
     std::string m_args;    // args JSON of the line's events, back to back
     std::string m_member;  // scratch for one event's stats
     SliceNester m_nester;

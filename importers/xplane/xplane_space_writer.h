@@ -28,6 +28,8 @@ public:
     // Writes what the space holds; false when cancelled. reader.error() tells whether the bytes
     // were cut short by malformed input (what came before is written either way).
     bool write(const XSpaceHeader &space);
+    // The host's rank in a multi-host capture (rank_in_name.h); call before write().
+    void setRank(std::optional<int64_t> rank) { m_run.rank = rank; }
 
     int64_t slicesWritten() const { return m_lineWriter.counts().slices; }
     int64_t flowsWritten() const { return m_flows; }

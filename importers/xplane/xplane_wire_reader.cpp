@@ -185,6 +185,34 @@ bool XPlaneWireReader::forEachEvent(const WireSpan &line, xplane_wire::XEvent &s
     STEPSCOPE_WALK_END(w)
 }
 
+bool XPlaneWireReader::forEachEventTiming(const WireSpan &line, const std::function<bool(const XEventTiming &)> &fn) {
+    FieldWalker w(m_data, line);
+    Field f, g;
+    while (w.next(f)) {
+        if (f.number != 4 || f.wireType != 2)
+            continue;
+        XEventTiming t;
+        FieldWalker ew(m_data, f.span);
+        while (ew.next(g)) {
+            if (g.wireType != 0)
+                continue;
+            if (g.number == 2) {
+                t.offsetPs = int64_t(g.value);
+                t.aggregated = false;  // a oneof: the last one on the wire counts
+            } else if (g.number == 5) {
+                t.aggregated = true;
+            } else if (g.number == 3) {
+                t.durationPs = int64_t(g.value);
+            }
+        }
+        if (ew.failed())
+            return false;
+        if (!fn(t))
+            return true;
+    }
+    return !w.failed();
+}
+
 bool XPlaneWireReader::parseMapEntry(const WireSpan &entry, int64_t &key, google::protobuf::MessageLite &value) {
     FieldWalker w(m_data, entry);
     Field f;

@@ -41,6 +41,12 @@ struct XPlaneHeader {
     std::vector<WireSpan> stats;          // plane-level XStat
 };
 
+// An event's times as they are on the wire, without its stats (forEachEventTiming).
+struct XEventTiming {
+    int64_t offsetPs = 0, durationPs = 0;
+    bool aggregated = false;  // num_occurrences instead of offset_ps: counted, never a slice
+};
+
 struct XLineHeader {
     int64_t id = 0;
     int64_t displayId = 0;
@@ -65,6 +71,10 @@ public:
     // fn returns false to stop early (e.g. on cancel).
     bool forEachEvent(const WireSpan &line, xplane_wire::XEvent &scratch,
                       const std::function<bool(const xplane_wire::XEvent &, int64_t)> &fn);
+    // Calls fn(timing) for each event of the line reading only its scalar fields (no message, no
+    // allocation). On malformed bytes it returns false and leaves error() as it was: the full walk
+    // (forEachEvent) is the one that reports them.
+    bool forEachEventTiming(const WireSpan &line, const std::function<bool(const XEventTiming &)> &fn);
     // Parses a small message (an event metadata map entry's value, a stat) from a span.
     bool parseMapEntry(const WireSpan &entry, int64_t &key, google::protobuf::MessageLite &value);
     bool parse(const WireSpan &span, google::protobuf::MessageLite &message);

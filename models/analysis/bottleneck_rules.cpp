@@ -74,7 +74,11 @@ void BottleneckRules::decide(RunAnalysis &ra, const TraceData &trace, const std:
         const bool netCap = atCap(metrics, "net_in", lo - margin, hi + margin);
         const bool diskCap = atCap(metrics, "disk_read", lo - margin, hi + margin);
         const double traced = ra.inputTracedBusyFraction;
-        if (cpu && *cpu >= 80) {
+        if (const TfDataStage *stage = ra.tfData.costliestLabelled()) {
+            // The pipeline's own spans say where the time goes: the most direct evidence there is.
+            ra.bottleneckDetail = stage->label;
+            ra.bottleneckEvidence += "; costliest tf.data stage: " + ra.tfData.describe(*stage);
+        } else if (cpu && *cpu >= 80) {
             ra.bottleneckDetail = "preprocessing";
             ra.bottleneckEvidence += "; CPU " + pct(*cpu) + " busy while the GPU waits for input";
         } else if (cpu && *cpu < 50 && (netCap || diskCap || traced < 0.5)) {

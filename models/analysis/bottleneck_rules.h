@@ -1,7 +1,8 @@
 #pragma once
 // BottleneckRules names a run's bottleneck per DESIGN.md: device_compute when non-collective kernels
 // cover >= 90% of step time, otherwise the other category with the most exposed time; and refines it
-// (bottleneck_detail) where the evidence allows — input: io vs preprocessing from CPU/network/disk
+// (bottleneck_detail) where the evidence allows — input: io vs preprocessing from the costliest
+// labelled tf.data stage (TfDataPipeline) when the trace has one, else from CPU/network/disk
 // metrics or, without them, from how much of the input wait has traced work nested in it (transforms
 // running on the training thread) versus untraced waiting (reading). Called by RunAnalyzer.
 

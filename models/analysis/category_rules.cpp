@@ -200,7 +200,7 @@ const Preset *CategoryRules::preset(std::string_view name) const {
     return nullptr;
 }
 
-StepEventRules StepEventRules::parse(const std::string &text) {
+StepEventRules StepEventRules::parse(const std::string &text, const std::string &origin) {
     StepEventRules out;
     std::istringstream in(text);
     std::string line;
@@ -211,15 +211,17 @@ StepEventRules StepEventRules::parse(const std::string &text) {
         if (line.empty() || line[0] == '#') continue;
         const auto f = splitTabs(line);
         const auto m = f.size() >= 3 ? parseMatch(f[1]) : std::nullopt;
-        if (!m) throw std::runtime_error("step_events.tsv:" + std::to_string(lineNo) + ": want LABEL MATCH PATTERN");
+        if (!m) throw std::runtime_error(origin + ":" + std::to_string(lineNo) + ": want LABEL MATCH PATTERN");
         Entry e{f[0], f[2], *m, {}};
-        if (*m == CategoryRule::Match::Regex) e.regex = compile(f[2], "step_events.tsv:" + std::to_string(lineNo));
+        if (*m == CategoryRule::Match::Regex) e.regex = compile(f[2], origin + ":" + std::to_string(lineNo));
         out.m_entries.push_back(std::move(e));
     }
     return out;
 }
 
-StepEventRules StepEventRules::load() { return parse(readResourceText(":/rules/step_events.tsv")); }
+StepEventRules StepEventRules::load(const std::string &table) {
+    return parse(readResourceText((":/rules/" + table).c_str()), table);
+}
 
 std::string StepEventRules::label(std::string_view name) const {
     for (const Entry &e : m_entries)

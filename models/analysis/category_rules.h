@@ -66,10 +66,12 @@ private:
 };
 
 // Labels for outlier steps (resources/rules/step_events.tsv): checkpoint, evaluation, summary_writing...
+// The same LABEL MATCH PATTERN table labels tf.data stages (tf_data_stages.tsv: io, preprocessing).
 class StepEventRules {
 public:
-    static StepEventRules load();
-    static StepEventRules parse(const std::string &text);
+    // A built-in table of resources/rules/.
+    static StepEventRules load(const std::string &table = "step_events.tsv");
+    static StepEventRules parse(const std::string &text, const std::string &origin = "step_events.tsv");
     // The label of an event name, or empty.
     std::string label(std::string_view name) const;
 

@@ -52,6 +52,16 @@ void tensorflowVerdicts(RunAnalysis &ra) {
         "prefetch_factor>=2); tf.data .prefetch(tf.data.AUTOTUNE), parallel map/interleave, .cache() small datasets.";
     if (input >= 5) {
         verdict(ra, "tf_input_bound", input, {20, 5}, Category::Input, "input-bound", inputRec);
+        if (const TfDataStage *stage = ra.tfData.costliestLabelled()) {
+            Finding &f = ra.findings.back();
+            f.detail += " Costliest tf.data stage: " + ra.tfData.describe(*stage) + ".";
+            f.recommendation = (stage->label == "io"
+                                    ? "Reading is the slow stage: interleave files in parallel (num_parallel_calls=AUTOTUNE), "
+                                      "cache or stage the data closer, use larger records. "
+                                    : "Preprocessing is the slow stage: raise its num_parallel_calls (AUTOTUNE), vectorize "
+                                      "(batch before map), move fixed work offline or to the GPU. ") +
+                               f.recommendation;
+        }
     } else if (other >= 3) {
         ra.findings.push_back(withEvidence({"tf_input_bound", "low", "Potentially input-bound (I/O or Python)",
                                             formatPct(input) + " input, but " + formatPct(other) +

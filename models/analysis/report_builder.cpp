@@ -63,7 +63,7 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         rr.events = reader.sliceCount(run.id);
         rr.tracks = int64_t(reader.tracks(run.id).size());
         rr.analysis = analyzer.analyze(run, ao);
-        rr.stepsFromMarkers = rr.analysis.steps.fromMarkers;
+        rr.stepsFromMarkers = rr.analysis.steps.hasSteps();
         for (const AnalysisStep &s : rr.analysis.steps.steps) rr.steps.push_back({s.step, s.start, s.dur()});
         rr.stepTime = stats(rr.steps);
         rr.samplesPerSecond = rr.analysis.samplesPerSecond;
@@ -71,6 +71,7 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         rr.batchSizeSource = rr.analysis.batchSizeSource;
         report.runs.push_back(std::move(rr));
     }
+    report.job = JobAnalyzer::analyze(report.runs, report.sources);
     if (report.runs.empty()) {
         report.note = metrics.size() > 0 ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
                                 "(import a profiler trace of the same job with them)"

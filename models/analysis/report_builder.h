@@ -4,6 +4,7 @@
 // analysis of RunAnalyzer (breakdown, GPU busy, bottleneck, gaps, op stats, findings). Called by the
 // CLI's report command; ReportFormatter turns the Report into text, JSON or markdown.
 
+#include "models/analysis/job_analysis.h"
 #include "models/analysis/run_analysis.h"
 #include "models/store/session_reader.h"
 
@@ -27,7 +28,7 @@ struct RunReport {
     std::optional<double> samplesPerSecond;
     std::optional<int64_t> batchSize;
     std::string batchSizeSource;  // cli, session, detected; empty when unknown
-    bool stepsFromMarkers = true;  // false: no step markers, the whole trace counts as one step
+    bool stepsFromMarkers = true;  // false: no steps found, the whole trace counts as one step (analysis.steps.source says how steps were found)
     RunAnalysis analysis;
 };
 
@@ -38,6 +39,7 @@ struct Report {
     // Why there is no step analysis at all (no run with a trace), e.g. a metrics-only session;
     // empty when there are runs.
     std::string note;
+    std::optional<JobAnalysis> job;  // when the runs are ranks of one job (job_analysis.h)
 };
 
 struct ReportOptions {

@@ -109,6 +109,51 @@ QJsonValue memoryJson(const std::optional<MemorySummary> &m) {
                        {"note", q(m->note)}};
 }
 
+// The tf.data stages, costliest first (the first few), and the one bottleneck_detail comes from.
+QJsonValue tfDataJson(const TfDataSummary &d) {
+    if (d.empty()) return QJsonValue();
+    QJsonArray stages;
+    for (size_t i = 0; i < d.stages.size() && i < 8; ++i) {
+        const TfDataStage &s = d.stages[i];
+        stages.append(QJsonObject{{"name", q(s.name)}, {"kind", q(s.kind)}, {"label", q(s.label)}, {"count", qint64(s.count)},
+                                  {"self_ms", round2(double(s.selfNs) / 1e6)}, {"share_pct", round2(d.sharePct(s))}});
+    }
+    const TfDataStage *costliest = d.costliestLabelled();
+    return QJsonObject{{"costliest_stage", costliest ? QJsonValue(q(costliest->name)) : QJsonValue()},
+                       {"costliest_label", costliest ? QJsonValue(q(costliest->label)) : QJsonValue()}, {"stages", stages}};
+}
+
+QJsonArray crossChecksJson(const std::vector<CrossCheck> &checks) {
+    QJsonArray out;
+    for (const CrossCheck &c : checks)
+        out.append(QJsonObject{{"tool", q(c.tool)}, {"kind", q(c.kind)}, {"file", q(c.file)},
+                               {"input_pct", c.inputPct ? QJsonValue(round2(*c.inputPct)) : QJsonValue()},
+                               {"verdict", q(c.verdict)}, {"device_type", q(c.deviceType)},
+                               {"top_ops", QJsonDocument::fromJson(QByteArray::fromStdString(c.topOpsJson)).array()},
+                               {"stepscope_input_pct", round2(c.stepscopeInputPct)},
+                               {"agree", c.agree ? QJsonValue(*c.agree) : QJsonValue()}});
+    return out;
+}
+
+QJsonObject jobJson(const JobAnalysis &job) {
+    QJsonArray stragglers, table, notes;
+    for (const JobStraggler &s : job.stragglers)
+        stragglers.append(QJsonObject{{"rank", qint64(s.rank)}, {"run", q(s.run)}, {"cause", q(s.cause)},
+                                      {"late_ms_per_step", round2(s.lateMsPerStep)}, {"late_steps", qint64(s.lateSteps)},
+                                      {"cause_excess_ms_per_step", round2(s.causeExcessMsPerStep)}});
+    for (const JobRankRow &r : job.ranksTable)
+        table.append(QJsonObject{{"rank", qint64(r.rank)}, {"run", q(r.run)}, {"step_time_ms", round2(r.stepTimeMs)},
+                                 {"bottleneck", q(r.bottleneck)}, {"collective_wait_ms", round2(r.collectiveWaitMs)}});
+    for (const std::string &n : job.notes) notes.append(q(n));
+    return {{"ranks", job.ranks},
+            {"step_time_ms", QJsonObject{{"mean", round2(job.meanStepMs)}, {"median", round2(job.medianStepMs)}}},
+            {"bottleneck", q(job.bottleneck)},
+            {"bottleneck_rank", job.bottleneckRank ? QJsonValue(qint64(*job.bottleneckRank)) : QJsonValue()},
+            {"stragglers", stragglers}, {"ranks_table", table},
+            {"aligned_by", job.alignedByOrder ? "order" : "step_number"},
+            {"aligned_steps", qint64(job.alignedSteps.size())}, {"notes", notes}};
+}
+
 QJsonArray findingsJson(const std::vector<Finding> &findings) {
     QJsonArray out;
     for (const Finding &f : findings) {
@@ -153,6 +198,7 @@ std::string ReportFormatter::json(const Report &report) {
         for (int c = 0; c < kCategoryCount; ++c) pct[q(kCategoryNames[size_t(c)])] = round2(a.categoryPct(Category(c)));
         QJsonObject summary{{"steps", qint64(r.steps.size())}, {"step_time_ms", stepTimeJson(r.stepTime)},
                             {"steps_from_markers", r.stepsFromMarkers},
+                            {"step_source", stepSourceName(a.steps.source)},
                             // null, not 0, where the trace has no GPU: a CPU-only run is not an idle GPU
                             {"gpu_busy_pct", a.gpuTraced ? QJsonValue(round2(a.gpuBusyPct)) : QJsonValue()},
                             {"compute_coverage_pct", a.gpuTraced ? QJsonValue(round2(a.computeCoveragePct)) : QJsonValue()},
@@ -161,6 +207,7 @@ std::string ReportFormatter::json(const Report &report) {
                             {"bottleneck_evidence", q(a.bottleneckEvidence)},
                             {"projection", projectionJson(a.projection)}, {"memory", memoryJson(a.memory)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
+        if (!a.tfData.empty()) summary["tf_data"] = tfDataJson(a.tfData);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {
             summary["batch_size"] = qint64(*r.batchSize);
@@ -175,7 +222,7 @@ std::string ReportFormatter::json(const Report &report) {
                         {"device", q(r.run.device)}, {"events", qint64(r.events)}, {"tracks", qint64(r.tracks)},
                         {"steps", steps}, {"summary", summary}, {"gaps", gapsJson(a.gaps)},
                         {"top_ops", topOpsJson(a.ops, 15)}, {"findings", findingsJson(a.findings)},
-                        {"outlier_steps", outliers}};
+                        {"outlier_steps", outliers}, {"cross_checks", crossChecksJson(a.crossChecks)}};
         if (r.run.rank) run["rank"] = qint64(*r.run.rank);
         if (const std::string note = a.gpuNote(); !note.empty()) run["note"] = q(note);
         runs.append(run);
@@ -183,6 +230,7 @@ std::string ReportFormatter::json(const Report &report) {
     QJsonObject root{{"stepscope_report", 1}, {"sources", sources}, {"runs", runs},
                      {"skipped_files", qint64(report.skippedFiles)}};
     if (!report.note.empty()) root["note"] = q(report.note);
+    if (report.job) root["job"] = jobJson(*report.job);
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 

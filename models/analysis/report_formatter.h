@@ -13,6 +13,9 @@ public:
     static std::string json(const Report &report);
     static std::string text(const Report &report);
     static std::string markdown(const Report &report);
+    // The job section of the text and markdown reports (report_formatter_job.cpp); empty without a job.
+    static std::string jobText(const Report &report);
+    static std::string jobMarkdown(const Report &report);
 };
 
 } // namespace stepscope

@@ -2,6 +2,7 @@
 // reports). The JSON contract lives in report_formatter.cpp.
 
 #include "models/analysis/report_formatter.h"
+#include "models/analysis/cross_checks.h"
 
 #include "models/analysis/memory_headroom.h"
 #include "models/analysis/projection_rules.h"
@@ -82,6 +83,7 @@ std::string ReportFormatter::text(const Report &report) {
             << s.warnings << " warnings\n";
     if (report.skippedFiles) out << "  (" << report.skippedFiles << " files skipped: see the import log)\n";
     if (!report.note.empty()) out << "\n" << report.note << "\n";
+    out << jobText(report);
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\nRun " << shown(r.run.name);
@@ -89,6 +91,8 @@ std::string ReportFormatter::text(const Report &report) {
         if (!r.run.device.empty()) out << " on " << shown(r.run.device);
         out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
         if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step\n";
+        if (a.steps.source == StepSource::TfTrainFunction)
+            out << "  no step markers: each execution of the TensorFlow training function is a step\n";
         out << "  steps: " << r.steps.size() << "\n";
         if (r.steps.empty()) continue;
         out << "  step time (ms): mean " << fmt("%.2f", r.stepTime.meanMs) << ", median " << fmt("%.2f", r.stepTime.medianMs)
@@ -150,6 +154,8 @@ std::string ReportFormatter::text(const Report &report) {
         std::sort(host.begin(), host.end(), [](const OpStat *x, const OpStat *y) { return x->selfNs > y->selfNs; });
         for (size_t i = 0; i < host.size() && i < 5; ++i)
             out << "    " << ms(host[i]->selfNs) << "  x" << host[i]->count << "  " << shown(host[i]->name.substr(0, 90)) << "\n";
+        for (const CrossCheck &c : a.crossChecks)
+            if (c.inputPct) out << "  " << shown(CrossChecks::describe(c)) << " (" << c.kind << ")\n";
         out << "  findings:\n";
         for (const Finding &f : a.findings) {
             out << "    [" << f.severity << "] " << shown(f.title) << " (" << f.rule << ")\n      " << shown(f.detail) << "\n";
@@ -167,12 +173,14 @@ std::string ReportFormatter::markdown(const Report &report) {
     for (const SourceRow &s : report.sources)
         out << "| " << md(s.path) << " | " << s.format << " | " << s.status << " | " << s.events << " | " << s.warnings << " |\n";
     if (!report.note.empty()) out << "\n**Note:** " << md(report.note) << "\n";
+    out << jobMarkdown(report);
     for (const RunReport &r : report.runs) {
         const RunAnalysis &a = r.analysis;
         out << "\n## Run " << md(r.run.name) << "\n\n";
         out << "- framework: " << (r.run.framework.empty() ? std::string("unknown") : md(r.run.framework)) << "\n";
         out << "- events: " << r.events << " on " << r.tracks << " tracks\n";
-        out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)") << "\n";
+        out << "- steps: " << r.steps.size() << (r.stepsFromMarkers ? "" : " (no step markers: whole trace)")
+            << (a.steps.source == StepSource::TfTrainFunction ? " (executions of the TensorFlow training function)" : "") << "\n";
         if (r.steps.empty()) continue;
         out << "- **bottleneck: " << md(bottleneckLine(a)) << "** — " << md(a.bottleneckEvidence) << "\n";
         if (a.gpuTraced) out << "- GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
@@ -202,6 +210,8 @@ std::string ReportFormatter::markdown(const Report &report) {
             if (!o.host() && listed++ < 10)
                 out << "| " << md(o.name.substr(0, 80)) << " | " << o.count << " | " << ms(o.totalNs) << " | " << o.kernel.grid
                     << " | " << o.kernel.block << " | " << o.kernel.registers << " | " << o.kernel.sharedMemory << " |\n";
+        for (const CrossCheck &c : a.crossChecks)
+            if (c.inputPct) out << "\n" << md(CrossChecks::describe(c)) << " (" << c.kind << ")\n";
         out << "\n### Findings\n\n";
         for (const Finding &f : a.findings) {
             out << "- **[" << f.severity << "] " << md(f.title) << "** (`" << f.rule << "`): " << md(f.detail);

@@ -2,6 +2,7 @@
 
 #include "models/analysis/batch_size_detector.h"
 #include "models/analysis/bottleneck_rules.h"
+#include "models/analysis/cross_checks.h"
 #include "models/analysis/finding_rules.h"
 #include "models/analysis/memory_headroom.h"
 #include "models/analysis/metric_data.h"
@@ -48,6 +49,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         ra.presetBreakdown = StepBreakdownAnalyzer::analyze(trace, trace.classify(*p), *p, ra.steps);
     }
 
+    ra.firstCollective = firstCollectives(trace, types, ra.categoryType[size_t(Category::Collective)], ra.steps);
     for (const TraceTrack &t : trace.tracks) ra.gpuTraced = ra.gpuTraced || (t.gpu && t.count > 0);
     const int64_t total = ra.steps.totalNs();
     const int dc = ra.categoryType[size_t(Category::DeviceCompute)], co = ra.categoryType[size_t(Category::Collective)];
@@ -82,12 +84,16 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     const MetricData metrics = m_metrics ? MetricData::load(m_store, *m_metrics, run, reader.singleRun())
                                          : MetricData::load(m_store, run, reader.singleRun());
     ra.gpuMetrics = metrics.has("gpu_util");
+    static const StepEventRules stageRules = StepEventRules::load("tf_data_stages.tsv");
+    if (!ra.steps.steps.empty())
+        ra.tfData = TfDataPipeline::analyze(trace, ra.steps.steps.front().start, ra.steps.steps.back().end, stageRules);
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);
     MetricRules::evaluate(ra, metrics);
     MemoryHeadroom::evaluate(ra, metrics);
     ProjectionRules::evaluate(ra, trace, types);
+    CrossChecks::evaluate(ra, reader, run);
     return ra;
 }
 

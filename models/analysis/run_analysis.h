@@ -5,16 +5,18 @@
 // GPU busy %, idle gaps (GpuGapAnalyzer), op statistics (OpStatsAnalyzer), the bottleneck
 // (BottleneckRules), the findings (FindingRules, MetricRules), the GPU memory headroom for the batch
 // (MemoryHeadroom) and what fixing each finding is worth (ProjectionRules); without a given batch
-// size it detects one from recorded input shapes (BatchSizeDetector). ReportBuilder and the views
-// call it.
+// size it detects one from recorded input shapes (BatchSizeDetector); other profilers' verdicts found
+// beside the trace go next to its own (CrossChecks). ReportBuilder and the views call it.
 
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
+#include "models/analysis/first_collective.h"
 #include "models/analysis/gpu_gap_analyzer.h"
 #include "models/analysis/metric_data.h"
 #include "models/analysis/op_stats_analyzer.h"
 #include "models/analysis/step_breakdown_analyzer.h"
 #include "models/analysis/step_timeline.h"
+#include "models/analysis/tf_data_pipeline.h"
 
 #include <array>
 #include <optional>
@@ -58,6 +60,18 @@ struct Finding {
     std::optional<Projection> projection = std::nullopt;  // what fixing it is worth, where it can be said
 };
 
+// Another profiler's verdict on the run beside Stepscope's (CrossChecks; report `runs[].cross_checks`).
+struct CrossCheck {
+    std::string tool;  // tensorflow_profiler
+    std::string kind;  // overview_page, input_pipeline, tensorflow_stats, kernel_stats
+    std::string file;
+    std::optional<double> inputPct;  // the tool's input-bound %
+    std::string verdict, deviceType;
+    std::string topOpsJson;          // [{"name","category","self_pct"}]
+    double stepscopeInputPct = 0;    // input + h2d
+    std::optional<bool> agree;       // within CrossChecks::kAgreePoints; none without the tool's figure
+};
+
 struct OutlierStep {
     int64_t step = 0, durNs = 0;
     std::string cause;  // checkpoint, evaluation, summary_writing, gc, or a category name
@@ -84,6 +98,7 @@ struct RunAnalysis {
     bool gpuMetrics = false;              // GPU utilization samples belong to this run
     std::string bottleneck, bottleneckDetail, bottleneckEvidence;
     double inputTracedBusyFraction = -1;  // share of input-wait time with traced work nested in it
+    TfDataSummary tfData;                 // tf.data stages by cost (TfDataPipeline); empty without Iterator:: spans
     std::optional<int64_t> batchSize;     // given, or detected (BatchSizeDetector)
     std::string batchSizeSource;          // cli, session or detected; empty when unknown
     std::string batchSizeEvidence;        // how it was detected
@@ -93,8 +108,10 @@ struct RunAnalysis {
     std::vector<OpStat> ops;
     std::vector<OutlierStep> outliers;
     std::vector<Finding> findings;
+    std::vector<CrossCheck> crossChecks;  // other profilers' verdicts found beside the trace
     std::optional<Projection> projection;  // for the bottleneck (none when the GPU's compute is the limit)
     std::optional<MemorySummary> memory;   // when the run has GPU memory series (MemoryHeadroom)
+    std::vector<StepCollective> firstCollective;  // per step of `steps` (first_collective.h)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.

@@ -1,14 +1,33 @@
 #include "models/analysis/step_timeline.h"
 
+#include "models/analysis/tf_train_function_steps.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace stepscope {
 
+const char *stepSourceName(StepSource source) {
+    switch (source) {
+    case StepSource::Markers: return "markers";
+    case StepSource::TfTrainFunction: return "tf_train_function";
+    case StepSource::WholeTrace: return "whole_trace";
+    }
+    return "";
+}
+
 StepTimeline StepTimeline::build(const std::vector<StepRow> &markers, const TraceData &trace) {
+    if (markers.empty()) {
+        const std::vector<StepRow> executions = TfTrainFunctionSteps::find(trace);
+        if (!executions.empty()) {
+            StepTimeline out = build(executions, trace);
+            out.source = StepSource::TfTrainFunction;
+            return out;
+        }
+    }
     StepTimeline out;
     if (markers.empty()) {
-        out.fromMarkers = false;
+        out.source = StepSource::WholeTrace;
         int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
         for (const TraceSlice &s : trace.slices) {
             lo = std::min(lo, s.start);

@@ -2,8 +2,9 @@
 // StepTimeline owns the steps the analysis works on: the source's step markers (the session's `step`
 // table) moved onto device time the way the PyTorch profiler plugin does — each GPU op joins the step
 // whose host span contains its launch call, and a step becomes
-// [max(previous step end, host start), max(host end, last GPU op end of the step)] — or, when the
-// trace has no markers, one step over the whole trace. Built by RunAnalyzer.
+// [max(previous step end, host start), max(host end, last GPU op end of the step)]. Without markers,
+// a TensorFlow 2 run's executions of its training function are the steps (TfTrainFunctionSteps);
+// otherwise the whole trace is one step. `source` says which. Built by RunAnalyzer.
 
 #include "models/analysis/interval_set.h"
 #include "models/analysis/trace_data.h"
@@ -21,11 +22,18 @@ struct AnalysisStep {
     int64_t dur() const { return end - start; }
 };
 
+enum class StepSource { Markers, TfTrainFunction, WholeTrace };
+// The report's `step_source`: markers, tf_train_function, whole_trace.
+const char *stepSourceName(StepSource source);
+
 struct StepTimeline {
     std::vector<AnalysisStep> steps;
-    bool fromMarkers = true;
+    StepSource source = StepSource::Markers;
 
-    // Moves marker steps onto device time (or makes one whole-trace step when `markers` is empty).
+    // False only when the whole trace stands for one step (no markers, no training function).
+    bool hasSteps() const { return source != StepSource::WholeTrace; }
+    // Moves marker steps onto device time; without markers, the training function's executions, else
+    // one whole-trace step.
     static StepTimeline build(const std::vector<StepRow> &markers, const TraceData &trace);
     // Keeps steps A..B (inclusive, by step number).
     void restrict(std::optional<int64_t> first, std::optional<int64_t> last);

@@ -84,6 +84,34 @@ std::vector<StepRow> SessionReader::steps(int64_t runId) const {
     return out;
 }
 
+std::vector<ToolVerdictRow> SessionReader::toolVerdicts() const {
+    SqliteStatement st(m_store.db(),
+        "SELECT v.source_id, s.path, v.tool, v.kind, v.input_pct, v.verdict, v.device_type, v.steps, v.top_ops "
+        // CROSS JOIN keeps tool_verdict (small, usually empty) the outer loop: never a scan of every source.
+        "FROM tool_verdict v CROSS JOIN source s ON s.id = v.source_id ORDER BY s.path, v.id");
+    std::vector<ToolVerdictRow> out;
+    while (st.step()) {
+        ToolVerdictRow r;
+        r.sourceId = st.columnInt(0);
+        r.path = st.columnText(1);
+        r.tool = st.columnText(2);
+        r.kind = st.columnText(3);
+        if (!st.columnIsNull(4)) r.inputPct = st.columnDouble(4);
+        r.verdict = st.columnText(5);
+        r.deviceType = st.columnText(6);
+        r.steps = st.columnInt(7);
+        r.topOpsJson = st.columnText(8);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::string SessionReader::sourcePath(int64_t sourceId) const {
+    SqliteStatement st(m_store.db(), "SELECT path FROM source WHERE id = ?1");
+    st.bind(1, sourceId);
+    return st.step() ? st.columnText(0) : std::string();
+}
+
 int64_t SessionReader::sliceCount(std::optional<int64_t> runId) const {
     SqliteStatement st(m_store.db(), runId
         ? "SELECT count(*) FROM slice s JOIN track t ON t.id = s.track_id WHERE t.run_id = ?1"

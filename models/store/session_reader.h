@@ -41,6 +41,16 @@ struct StepRow {
     int64_t step = 0, startNs = 0, durNs = 0;
 };
 
+// A tool_verdict row with the path of the file it came from.
+struct ToolVerdictRow {
+    int64_t sourceId = 0;
+    std::string path, tool, kind;
+    std::optional<double> inputPct;
+    std::string verdict, deviceType;
+    int64_t steps = 0;
+    std::string topOpsJson;
+};
+
 struct MetricSeriesRow {
     int64_t id = 0, sourceId = 0;
     std::string run, name, unit;
@@ -68,6 +78,8 @@ public:
     bool singleRun() const;                            // exactly one run in the session
     std::vector<TrackRow> tracks(int64_t runId) const;
     std::vector<StepRow> steps(int64_t runId) const;  // absolute times
+    std::vector<ToolVerdictRow> toolVerdicts() const;  // by file path
+    std::string sourcePath(int64_t sourceId) const;    // empty when there is no such source
     int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
     TimeRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
     std::vector<MetricSeriesRow> metricSeries() const;

@@ -24,6 +24,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {1, readResource(":/schema/001_core.sql")},
             {2, readResource(":/schema/002_user_data.sql")},
             {3, readResource(":/schema/003_timeline_lod.sql")},
+            {4, readResource(":/schema/004_tool_verdict.sql")},
         };
     }();
     return migrations;

@@ -239,6 +239,20 @@ void SessionWriter::addStep(int64_t runId, int64_t step, int64_t startNs, int64_
     st.run();
 }
 
+void SessionWriter::addToolVerdict(int64_t sourceId, const ToolVerdictInfo &v) {
+    SqliteStatement st(m_store.db(), "INSERT INTO tool_verdict(source_id, tool, kind, input_pct, verdict, device_type, "
+                                     "steps, top_ops) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+    st.bind(1, sourceId);
+    st.bind(2, v.tool);
+    st.bind(3, v.kind);
+    if (v.inputPct) st.bind(4, *v.inputPct);
+    st.bind(5, v.verdict);
+    st.bind(6, v.deviceType);
+    st.bind(7, v.steps);
+    st.bind(8, v.topOpsJson);
+    st.run();
+}
+
 int64_t SessionWriter::addMetricSeries(int64_t sourceId, const std::string &run, const std::string &name,
                                        std::optional<int64_t> device, const std::string &unit, int64_t periodNs) {
     SqliteStatement st(m_store.db(), "INSERT INTO metric_series(source_id, run, name, device, unit, period_ns) "

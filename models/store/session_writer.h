@@ -20,6 +20,15 @@
 namespace stepscope {
 
 
+// What another profiler concluded about a run, as its analysis file says (tool_verdict table).
+struct ToolVerdictInfo {
+    std::string tool, kind;  // tensorflow_profiler; overview_page, input_pipeline, ...
+    std::optional<double> inputPct;
+    std::string verdict, deviceType;
+    int64_t steps = 0;
+    std::string topOpsJson = "[]";
+};
+
 struct RunInfo {
     std::string name;       // shown to the user; unique enough to tell runs apart (e.g. host or rank)
     std::string host;
@@ -77,6 +86,7 @@ public:
     void addFlow(int64_t runId, int64_t fromSliceId, int64_t toSliceId, std::optional<int64_t> categoryId);
     void addCounterSample(int64_t trackId, int64_t tNs, double value);
     void addStep(int64_t runId, int64_t step, int64_t startNs, int64_t durNs);
+    void addToolVerdict(int64_t sourceId, const ToolVerdictInfo &verdict);
 
     // Metric times are absolute Unix-epoch ns.
     int64_t addMetricSeries(int64_t sourceId, const std::string &run, const std::string &name,

@@ -143,7 +143,7 @@ private slots:
         f.slice(s, "k3", "kernel", 30 * kUs + 20, 40 * kUs, 3);      // 20 ns < 30 ns: kernel_wait
         f.slice(s, "k4", "kernel", 50 * kUs, 60 * kUs, 4);           // launched long before: other, 10 us
         const RunAnalysis a = f.analyze();
-        QVERIFY(!a.steps.fromMarkers);
+        QVERIFY(!a.steps.hasSteps());
         QCOMPARE(a.steps.steps.size(), size_t(1));
         QCOMPARE(a.gaps.device.count, int64_t(3));
         QCOMPARE(a.gaps.device.byCauseNs[size_t(GapCause::HostWait)], 10 * kUs);

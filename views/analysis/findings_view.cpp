@@ -1,5 +1,6 @@
 #include "views/analysis/findings_view.h"
 
+#include "models/analysis/cross_checks.h"
 #include "models/analysis/memory_headroom.h"
 #include "models/analysis/projection_rules.h"
 
@@ -138,6 +139,15 @@ void FindingsView::reload() {
     if (const auto ranked = rankedProjections(*a); !ranked.empty())
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
     if (a->memory) line += QStringLiteral("<br>") + tr("GPU memory: %1").arg(q(MemoryHeadroom::describe(*a->memory)).toHtmlEscaped());
+    // Other profilers' verdicts beside ours, once per figure (overview and input pipeline repeat it).
+    QStringList crossChecks;
+    for (const CrossCheck &c : a->crossChecks) {
+        if (!c.inputPct) continue;
+        const QString text = q(CrossChecks::describe(c)).toHtmlEscaped();
+        if (crossChecks.contains(text)) continue;
+        crossChecks << text;
+        line += QStringLiteral("<br>") + (c.agree && !*c.agree ? QStringLiteral("<b>%1</b> (disagree)").arg(text) : text);
+    }
     m_bottleneck->setText(line);
 
     auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1), biggest projected gain first").arg(a->findings.size())});

@@ -1,6 +1,7 @@
 #include "views/export/export_caption.h"
 
 #include "models/analysis/analysis_model.h"
+#include "models/analysis/job_analysis.h"
 #include "models/annotations/annotation_model.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/analysis/category_colors.h"
@@ -29,7 +30,7 @@ bool mostlyIn(int64_t lo, int64_t hi, NsRange range) {
 ExportCaption::StepsShown ExportCaption::stepsIn(const RunAnalysis &a, NsRange range) {
     StepsShown shown;
     shown.total = int(a.steps.steps.size());
-    if (!a.steps.fromMarkers) return shown;
+    if (!a.steps.hasSteps()) return shown;
     // A step is in the picture when at least half of it is — of its span on device time, or of its
     // marker's host span (`export --steps A-B` shows the markers' span; GPU work may run on past it).
     for (const AnalysisStep &s : a.steps.steps) {
@@ -45,7 +46,7 @@ QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange r
     QString time = QObject::tr("%1 – %2 (%3)").arg(seconds(range.start - originNs), seconds(range.end - originNs),
                                                   formatDurationNs(range.duration()));
     const RunAnalysis *a = AnalysisModel::of(session)->analysis(runId);
-    if (!a || a->steps.steps.empty() || !a->steps.fromMarkers) return time;
+    if (!a || a->steps.steps.empty() || !a->steps.hasSteps()) return time;
     const StepsShown s = stepsIn(*a, range);
     if (s.count == 0) return QObject::tr("between steps · %1").arg(time);
     if (s.count == s.total) return QObject::tr("all %1 steps · %2").arg(s.total).arg(time);
@@ -67,6 +68,25 @@ std::optional<RunAnalysis> ExportCaption::analyseSteps(SessionModel *session, co
         return std::nullopt;  // the caption then says what it can without the range's figures
     }
 }
+
+namespace {
+// The ranks of a data-parallel job seen together (JobAnalyzer): the root cause, where the ranks'
+// own verdicts only show the wait. Empty when the session is no job.
+QString jobLine(AnalysisModel *analysis, const std::vector<RunRow> &runs, const std::vector<SourceRow> &sources) {
+    std::vector<JobMember> members;
+    for (const RunRow &run : runs)
+        if (run.rank)
+            if (const RunAnalysis *a = analysis->analysis(run.id)) members.push_back({&run, const_cast<RunAnalysis *>(a)});
+    const auto job = JobAnalyzer::analyze(members, sources, false);  // reads only: no findings added
+    if (!job) return {};
+    QString line = QObject::tr("Job: %1 ranks · bottleneck %2").arg(job->ranks).arg(QString::fromStdString(job->bottleneck));
+    if (!job->stragglers.empty()) {
+        const JobStraggler &st = job->stragglers.front();
+        line += QObject::tr(" on rank %1 (a straggler: the others wait ~%2 ms/step for it)").arg(st.rank).arg(st.lateMsPerStep, 0, 'f', 1);
+    }
+    return line;
+}
+} // namespace
 
 ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, const QString &view, const QString &title) {
     ExportDecoration d;
@@ -123,6 +143,7 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         }
     }
     if (int(runs.size()) > kMaxRuns) d.caption << QObject::tr("(and %n more run(s))", nullptr, int(runs.size()) - kMaxRuns);
+    if (const QString job = jobLine(analysis, runs, reader.sources()); !job.isEmpty()) d.caption << job;
     if (runs.empty()) d.caption << QObject::tr("Time %1 – %2 (%3)").arg(seconds(range.start - origin), seconds(range.end - origin),
                                                                           formatDurationNs(range.duration()));
 

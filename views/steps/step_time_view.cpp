@@ -205,7 +205,9 @@ void StepTimeView::reload() {
                         .arg(p->currentStepTimeMs, 0, 'f', 1)
                         .arg(p->stepTimeMs, 0, 'f', 1)
                         .arg(p->speedup, 0, 'f', 2);
-        if (!m_current->steps.fromMarkers) line += tr(" · no step markers: whole trace as one step");
+        if (!m_current->steps.hasSteps()) line += tr(" · no step markers: whole trace as one step");
+        if (m_current->steps.source == StepSource::TfTrainFunction)
+            line += tr(" · steps: executions of the TensorFlow training function");
         m_summary->setText(line);
     } else {
         const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());

@@ -1,0 +1,70 @@
+#pragma once
+// JobAnalyzer: the runs of a report that are ranks of one data-parallel job (run.rank set on two or
+// more runs) seen together. Ranks are aligned by step number (by order when they number their steps
+// differently, said in a note); per rank its step time, verdict and the time it waits in each step's
+// first collective; a straggler is the rank that keeps arriving last at that collective while the
+// others spin in it — its cause is the category that costs it more than the other ranks on its own
+// rank, its cost the others' wait. Waiting ranks get a finding naming the straggler. Called by
+// ReportBuilder after every run's RunAnalysis; read by ReportFormatter and the job view.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope {
+
+struct RunReport;
+struct RunAnalysis;
+struct RunRow;
+struct SourceRow;
+
+// One run that may be a rank: its row (run.rank) and its analysis (findings may be added to it).
+struct JobMember {
+    const RunRow *run = nullptr;
+    RunAnalysis *analysis = nullptr;
+};
+
+struct JobRankRow {
+    int64_t rank = 0;
+    std::string run;
+    size_t runIndex = 0;           // into the members given (Report::runs)
+    double stepTimeMs = 0;         // the rank's mean step time
+    std::string bottleneck;        // the rank's own verdict
+    double collectiveWaitMs = 0;   // mean per aligned step: time spent waiting in the first collective
+};
+
+struct JobStraggler {
+    int64_t rank = 0;
+    std::string run;
+    std::string cause;             // a category name
+    double lateMsPerStep = 0;      // what it costs the job: the others' wait, averaged over the steps
+    int64_t lateSteps = 0;         // aligned steps in which it arrived last
+    double causeExcessMsPerStep = 0;  // its cause's time per step above the other ranks' median
+};
+
+struct JobAnalysis {
+    int ranks = 0;
+    double meanStepMs = 0, medianStepMs = 0;  // the job's step: the slowest rank's, per aligned step
+    std::string bottleneck;                   // root cause: the straggler's cause, else the common verdict
+    std::optional<int64_t> bottleneckRank;
+    std::vector<JobStraggler> stragglers;
+    std::vector<JobRankRow> ranksTable;       // by rank
+    bool alignedByOrder = false;
+    std::vector<int64_t> alignedSteps;        // the lowest rank's step numbers, in alignment order
+    // [row of ranksTable][aligned step]: index into that run's analysed steps
+    std::vector<std::vector<size_t>> stepIndex;
+    std::vector<std::string> notes;           // alignment, missing ranks, duplicate ranks
+};
+
+class JobAnalyzer {
+public:
+    // Nothing when fewer than two runs carry a rank. With addFindings, the straggler and the ranks
+    // waiting for it get a finding (first in their list) naming it.
+    static std::optional<JobAnalysis> analyze(const std::vector<JobMember> &members, const std::vector<SourceRow> &sources,
+                                              bool addFindings);
+    // The report's runs; adds the findings.
+    static std::optional<JobAnalysis> analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources);
+};
+
+} // namespace stepscope
