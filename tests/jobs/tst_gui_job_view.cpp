@@ -43,6 +43,7 @@ private slots:
         JobView view(&m_session, &m_time);
         QVERIFY(view.job());
         QCOMPARE(view.job()->ranks, 6);
+        QVERIFY(!view.heatmap()->isHidden() && !view.breakdown()->isHidden());
         QVERIFY2(view.findingText().contains(QStringLiteral("Straggler: rank 4")), qPrintable(view.findingText()));
         QVERIFY(view.findingText().contains(QStringLiteral("input")));
         auto *map = qobject_cast<QCPColorMap *>(view.heatmap()->plottable(0));
@@ -106,6 +107,7 @@ private slots:
         JobView view(&single, &m_time);
         QVERIFY(!view.job());
         QVERIFY(view.findingText().contains(QStringLiteral("No job")));
+        QVERIFY(view.heatmap()->isHidden() && view.breakdown()->isHidden());  // no empty charts
     }
 };
 

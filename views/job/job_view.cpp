@@ -131,8 +131,14 @@ void JobView::reload() {
         for (size_t i = 0; i < m_runs.size(); ++i) members.push_back({&m_runs[i], analyses[i]});
         m_job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
     }
+    // Without a job there is nothing to chart: empty axes would only look like a job of no ranks.
+    m_heatmap->setVisible(m_job.has_value());
+    m_breakdown->setVisible(m_job.has_value());
     if (!m_job) {
-        if (!pending) m_finding->setText(tr("No job here: the session holds fewer than two runs with a rank."));
+        if (!pending)
+            m_finding->setText(tr("No job here: the session holds fewer than two runs with a rank. Open the traces of "
+                                  "every rank of one data-parallel job together (a folder of rank-N traces) to see "
+                                  "which rank holds the others back."));
     } else if (m_job->stragglers.empty()) {
         m_finding->setText(tr("%1 ranks, step time %2 ms (median). No straggler: the ranks reach their collectives "
                               "together; the common verdict is %3.")
