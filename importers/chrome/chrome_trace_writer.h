@@ -79,6 +79,7 @@ private:
     bool writeCounters();
     bool writeMemory();  // allocator [memory] instants -> metric series (chrome_trace_writer_memory.cpp)
     bool writeSteps();
+    bool writeTrainFunctionSteps();  // a run without step markers: TensorFlow's training function
     void logProblems();
     // Counts `units` of work done; every kPollUnits units checks the clock (progress) and the cancel
     // flag. False once cancelled.

@@ -28,6 +28,7 @@ public:
         return id;
     }
     size_t size() const { return m_texts.size(); }
+    std::string_view text(uint32_t id) const { return m_texts[id - 1]; }  // id from intern()
 
     // Store id of each local id (index 0 unused): every text goes to the store once, in local order.
     std::vector<int64_t> storeIds(SessionWriter &writer) const {

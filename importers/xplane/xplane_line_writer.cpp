@@ -160,6 +160,7 @@ void XPlaneLineWriter::noteStep(XLineKind kind, const Pending &p, const EventFac
         } else if (facts.groupId && (facts.stepRoot || XPlaneStepFinder::isGroupRootName(name))) {
             m_steps.add(XPlaneStepFinder::Source::GroupRoot, *facts.groupId, p.start, p.dur);
         }
+        m_steps.addTrainFunctionSpan(name, p.start, p.dur);
     } else if (kind == XLineKind::DeviceSteps) {
         std::optional<int64_t> n = facts.stepNum ? facts.stepNum : facts.groupId;
         if (!n)

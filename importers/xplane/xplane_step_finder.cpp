@@ -11,6 +11,11 @@ void XPlaneStepFinder::add(Source source, int64_t step, int64_t startNs, int64_t
         it->second = {startNs, durNs};
 }
 
+void XPlaneStepFinder::addTrainFunctionSpan(std::string_view name, int64_t startNs, int64_t durNs) {
+    if (const auto role = TrainFunctionSteps::roleOf(name); role != TrainFunctionSteps::Role::None)
+        m_trainFunction.add(role, startNs, startNs + durNs);
+}
+
 int64_t XPlaneStepFinder::write(SessionWriter &writer, int64_t runId, std::string &from) const {
     static const char *const kFrom[] = {"host step markers (step_num / ProfilerStep#N)", "the device \"Steps\" line",
                                         "host step roots with group_id"};
@@ -20,9 +25,15 @@ int64_t XPlaneStepFinder::write(SessionWriter &writer, int64_t runId, std::strin
         for (const auto &[n, span] : m_steps[s])
             writer.addStep(runId, n, span.start, span.dur);
         from = kFrom[s];
+        writer.setStepSource(runId, StepSource::Markers);
         return int64_t(m_steps[s].size());
     }
-    return 0;
+    const std::vector<StepRow> steps = m_trainFunction.steps();
+    for (const StepRow &step : steps)
+        writer.addStep(runId, step.step, step.startNs, step.durNs);
+    writer.setStepSource(runId, steps.empty() ? StepSource::WholeTrace : StepSource::TfTrainFunction);
+    from = "the executions of the TensorFlow training function (no step markers)";
+    return int64_t(steps.size());
 }
 
 bool XPlaneStepFinder::isGroupRootName(std::string_view name) {

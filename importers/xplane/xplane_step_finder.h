@@ -8,6 +8,7 @@
 // Fed by XPlaneLineWriter; written by XPlaneImporter once every plane is read.
 
 #include "models/store/session_writer.h"
+#include "models/store/train_function_steps.h"
 
 #include <cstdint>
 #include <map>
@@ -21,7 +22,10 @@ public:
     enum class Source { HostStepMarker = 0, DeviceStepsLine = 1, GroupRoot = 2 };
 
     void add(Source source, int64_t step, int64_t startNs, int64_t durNs);
-    // Writes the steps of the best source; returns how many, and what they came from in `from`.
+    // A host event: kept when its name is a training function's execution or an input wait.
+    void addTrainFunctionSpan(std::string_view name, int64_t startNs, int64_t durNs);
+    // Writes the steps of the best source and the run's step source; returns how many, and what they
+    // came from in `from`.
     int64_t write(SessionWriter &writer, int64_t runId, std::string &from) const;
 
     static bool isGroupRootName(std::string_view name);
@@ -34,6 +38,7 @@ private:
         int64_t dur = 0;
     };
     std::map<int64_t, Span> m_steps[3];
+    TrainFunctionSteps m_trainFunction;
 };
 
 } // namespace stepscope

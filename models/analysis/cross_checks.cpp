@@ -55,7 +55,7 @@ void CrossChecks::evaluate(RunAnalysis &ra, const SessionReader &reader, const R
         if (!c.agree || *c.agree) continue;
         ra.findings.push_back({"tf_profiler_disagrees", "medium", "TensorFlow profiler and Stepscope disagree on input time",
                                describe(c) + ": " + points(std::abs(*c.inputPct - ours)) + " points apart (more than " +
-                                   points(kAgreePoints) + "). Steps: " + stepSourceName(ra.steps.source) + " (" +
+                                   points(kAgreePoints) + "). Steps: " + std::string(stepSourceName(ra.steps.source)) + " (" +
                                    std::to_string(ra.steps.steps.size()) + "); " + fs::path(c.file).filename().string() +
                                    (c.verdict.empty() ? std::string() : " says: \"" + c.verdict + "\""),
                                "Check that both look at the same steps (step markers, profiled range) and whether "

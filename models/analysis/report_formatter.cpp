@@ -198,7 +198,7 @@ std::string ReportFormatter::json(const Report &report) {
         for (int c = 0; c < kCategoryCount; ++c) pct[q(kCategoryNames[size_t(c)])] = round2(a.categoryPct(Category(c)));
         QJsonObject summary{{"steps", qint64(r.steps.size())}, {"step_time_ms", stepTimeJson(r.stepTime)},
                             {"steps_from_markers", r.stepsFromMarkers},
-                            {"step_source", stepSourceName(a.steps.source)},
+                            {"step_source", q(stepSourceName(a.steps.source))},
                             // null, not 0, where the trace has no GPU: a CPU-only run is not an idle GPU
                             {"gpu_busy_pct", a.gpuTraced ? QJsonValue(round2(a.gpuBusyPct)) : QJsonValue()},
                             {"compute_coverage_pct", a.gpuTraced ? QJsonValue(round2(a.computeCoveragePct)) : QJsonValue()},

@@ -37,7 +37,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     const Preset *stepscope = m_rules.preset("stepscope");
     const TraceData trace = TraceLoader(m_store).load(run);
     SessionReader reader(m_store);
-    ra.steps = StepTimeline::build(reader.steps(run.id), trace);
+    ra.steps = StepTimeline::build(reader.steps(run.id), run.stepSource, trace);
     ra.steps.restrict(options.firstStep, options.lastStep);
 
     const std::vector<int8_t> types = trace.classify(*stepscope);

@@ -1,31 +1,37 @@
 #include "models/analysis/step_timeline.h"
 
-#include "models/analysis/tf_train_function_steps.h"
+#include "models/store/train_function_steps.h"
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace stepscope {
 
-const char *stepSourceName(StepSource source) {
-    switch (source) {
-    case StepSource::Markers: return "markers";
-    case StepSource::TfTrainFunction: return "tf_train_function";
-    case StepSource::WholeTrace: return "whole_trace";
+namespace {
+// A session imported before run.step_source existed: its TF 2 runs without markers have no step rows.
+std::vector<StepRow> legacyTrainFunctionSteps(const TraceData &trace) {
+    TrainFunctionSteps finder;
+    std::unordered_map<int32_t, TrainFunctionSteps::Role> roles;
+    for (const TraceSlice &s : trace.slices) {
+        if (s.gpu) continue;
+        auto [it, fresh] = roles.emplace(s.nameId, TrainFunctionSteps::Role::None);
+        if (fresh) it->second = TrainFunctionSteps::roleOf(trace.text(s.nameId));
+        finder.add(it->second, s.start, s.end);
     }
-    return "";
+    return finder.steps();
 }
+} // namespace
 
-StepTimeline StepTimeline::build(const std::vector<StepRow> &markers, const TraceData &trace) {
-    if (markers.empty()) {
-        const std::vector<StepRow> executions = TfTrainFunctionSteps::find(trace);
-        if (!executions.empty()) {
-            StepTimeline out = build(executions, trace);
-            out.source = StepSource::TfTrainFunction;
-            return out;
-        }
+StepTimeline StepTimeline::build(const std::vector<StepRow> &stored, std::optional<StepSource> source,
+                                 const TraceData &trace) {
+    if (stored.empty() && !source) {
+        const std::vector<StepRow> executions = legacyTrainFunctionSteps(trace);
+        if (!executions.empty()) return build(executions, StepSource::TfTrainFunction, trace);
     }
+    const std::vector<StepRow> &markers = stored;
     StepTimeline out;
+    out.source = source == StepSource::TfTrainFunction ? StepSource::TfTrainFunction : StepSource::Markers;
     if (markers.empty()) {
         out.source = StepSource::WholeTrace;
         int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();

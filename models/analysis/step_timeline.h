@@ -2,12 +2,14 @@
 // StepTimeline owns the steps the analysis works on: the source's step markers (the session's `step`
 // table) moved onto device time the way the PyTorch profiler plugin does — each GPU op joins the step
 // whose host span contains its launch call, and a step becomes
-// [max(previous step end, host start), max(host end, last GPU op end of the step)]. Without markers,
-// a TensorFlow 2 run's executions of its training function are the steps (TfTrainFunctionSteps);
-// otherwise the whole trace is one step. `source` says which. Built by RunAnalyzer.
+// [max(previous step end, host start), max(host end, last GPU op end of the step)]. The importer
+// decides where a run's steps come from (run.step_source: markers, or a TensorFlow 2 run's executions
+// of its training function); a run without steps is one whole-trace step. `source` says which. Built
+// by RunAnalyzer.
 
 #include "models/analysis/interval_set.h"
 #include "models/analysis/trace_data.h"
+#include "models/store/session_enums.h"
 
 #include <cstdint>
 #include <vector>
@@ -22,19 +24,17 @@ struct AnalysisStep {
     int64_t dur() const { return end - start; }
 };
 
-enum class StepSource { Markers, TfTrainFunction, WholeTrace };
-// The report's `step_source`: markers, tf_train_function, whole_trace.
-const char *stepSourceName(StepSource source);
-
 struct StepTimeline {
     std::vector<AnalysisStep> steps;
     StepSource source = StepSource::Markers;
 
     // False only when the whole trace stands for one step (no markers, no training function).
     bool hasSteps() const { return source != StepSource::WholeTrace; }
-    // Moves marker steps onto device time; without markers, the training function's executions, else
-    // one whole-trace step.
-    static StepTimeline build(const std::vector<StepRow> &markers, const TraceData &trace);
+    // Moves the stored steps onto device time; without steps, one whole-trace step. `stored` is the
+    // run's step_source; none (a session imported before it was recorded): the training function's
+    // executions are looked for in the trace, as the importer does today.
+    static StepTimeline build(const std::vector<StepRow> &stored, std::optional<StepSource> source,
+                              const TraceData &trace);
     // Keeps steps A..B (inclusive, by step number).
     void restrict(std::optional<int64_t> first, std::optional<int64_t> last);
     IntervalList windows() const;

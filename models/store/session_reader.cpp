@@ -22,7 +22,7 @@ std::vector<SourceRow> SessionReader::sources() const {
 namespace {
 constexpr const char *kRunColumns =
     "SELECT r.id, r.source_id, r.name, r.host, r.framework, r.device, r.rank, "
-    "r.time_base_ns + COALESCE(o.clock_offset_ns, 0), r.has_epoch "
+    "r.time_base_ns + COALESCE(o.clock_offset_ns, 0), r.has_epoch, r.step_source "
     "FROM run r JOIN source s ON s.id = r.source_id LEFT JOIN source_setting o ON o.path = s.path ";
 
 RunRow runRow(const SqliteStatement &st) {
@@ -36,6 +36,7 @@ RunRow runRow(const SqliteStatement &st) {
     r.rank = optInt(st, 6);
     r.timeBaseNs = st.columnInt(7);
     r.hasEpoch = st.columnInt(8) != 0;
+    if (!st.columnIsNull(9)) r.stepSource = stepSourceFromName(st.columnText(9));
     return r;
 }
 } // namespace

@@ -26,6 +26,7 @@ struct RunRow {
     std::optional<int64_t> rank;
     int64_t timeBaseNs = 0;   // includes the source's clock offset
     bool hasEpoch = false;
+    std::optional<StepSource> stepSource;  // none: imported before the session recorded it
 };
 
 struct TrackRow {

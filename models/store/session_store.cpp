@@ -25,6 +25,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {2, readResource(":/schema/002_user_data.sql")},
             {3, readResource(":/schema/003_timeline_lod.sql")},
             {4, readResource(":/schema/004_tool_verdict.sql")},
+            {5, readResource(":/schema/005_step_source.sql")},
         };
     }();
     return migrations;

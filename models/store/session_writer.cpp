@@ -33,6 +33,20 @@ Severity severityFromName(std::string_view name) {
     return Severity::Error;
 }
 
+std::string_view stepSourceName(StepSource s) {
+    switch (s) {
+    case StepSource::TfTrainFunction: return "tf_train_function";
+    case StepSource::WholeTrace: return "whole_trace";
+    case StepSource::Markers: break;
+    }
+    return "markers";
+}
+
+StepSource stepSourceFromName(std::string_view name) {
+    for (StepSource v : {StepSource::TfTrainFunction, StepSource::WholeTrace})
+        if (stepSourceName(v) == name) return v;
+    return StepSource::Markers;
+}
 
 namespace {
 // Page cache during an import transaction. 64 MiB: a 5 M-event Chrome import peaks near 400 MB
@@ -236,6 +250,13 @@ void SessionWriter::addStep(int64_t runId, int64_t step, int64_t startNs, int64_
     st.bind(2, step);
     st.bind(3, startNs);
     st.bind(4, durNs);
+    st.run();
+}
+
+void SessionWriter::setStepSource(int64_t runId, StepSource source) {
+    SqliteStatement st(m_store.db(), "UPDATE run SET step_source = ?2 WHERE id = ?1");
+    st.bind(1, runId);
+    st.bind(2, stepSourceName(source));
     st.run();
 }
 

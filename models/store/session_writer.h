@@ -86,6 +86,8 @@ public:
     void addFlow(int64_t runId, int64_t fromSliceId, int64_t toSliceId, std::optional<int64_t> categoryId);
     void addCounterSample(int64_t trackId, int64_t tNs, double value);
     void addStep(int64_t runId, int64_t step, int64_t startNs, int64_t durNs);
+    // Where the run's steps came from (run.step_source); a run's default is markers.
+    void setStepSource(int64_t runId, StepSource source);
     void addToolVerdict(int64_t sourceId, const ToolVerdictInfo &verdict);
 
     // Metric times are absolute Unix-epoch ns.

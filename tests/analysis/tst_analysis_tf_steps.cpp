@@ -1,5 +1,5 @@
 // TensorFlow 2 runs without step markers: each execution of the Keras training function is a step
-// (TfTrainFunctionSteps), on a TF trace JSON built here (the shape TF 2.3's trace.json.gz has: a
+// (TrainFunctionSteps, found at import and written to the step table), on a TF trace JSON built here (the shape TF 2.3's trace.json.gz has: a
 // /host:CPU process, `train_function` ⊃ `EagerExecute: __inference_train_function_N` ⊃ …, the
 // function run again on an executor thread), CPU-only; and on the generator's XPlane written with
 // PyTorch-style markers, TensorFlow's Keras marker `train` (step_num) and no markers at all, which
@@ -9,7 +9,8 @@
 #include "app/synth/synthetic_profile_generator.h"
 #include "app/synth/xplane_logdir_writer.h"
 #include "models/analysis/report_formatter.h"
-#include "models/analysis/tf_train_function_steps.h"
+#include "models/store/sqlite_statement.h"
+#include "models/store/train_function_steps.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
@@ -62,6 +63,18 @@ fs::path writeText(const QTemporaryDir &dir, const std::string &name, const std:
     return p;
 }
 
+// Runs one query; each row's columns joined by '|'.
+std::vector<std::string> rows(const SessionStore &store, const std::string &sql) {
+    SqliteStatement st(store.db(), sql);
+    std::vector<std::string> out;
+    while (st.step()) {
+        std::string row;
+        for (int c = 0; c < st.columnCount(); ++c) row += (c ? "|" : "") + st.columnText(c);
+        out.push_back(row);
+    }
+    return out;
+}
+
 double inputPct(const RunAnalysis &a) { return a.categoryPct(Category::Input) + a.categoryPct(Category::H2D); }
 
 } // namespace
@@ -98,6 +111,32 @@ private slots:
         // The report says how the steps were found.
         const std::string json = ReportFormatter::json(r);
         QVERIFY(json.find("\"step_source\": \"tf_train_function\"") != std::string::npos);
+        // The steps are imported data: v_step (and so the timeline's step row) holds them, and the run
+        // says where they came from.
+        QCOMPARE(rows(*s.store, "SELECT step_source FROM run"), std::vector<std::string>{"tf_train_function"});
+        const std::vector<std::string> stored = rows(*s.store, "SELECT step, dur_ns FROM v_step ORDER BY step");
+        QCOMPARE(stored.size(), steps.size());
+        for (size_t k = 0; k < steps.size(); ++k)
+            QCOMPARE(stored[k], std::to_string(k) + "|" +
+                                    std::to_string(a.steps.steps[k].hostEnd - a.steps.steps[k].hostStart));
+    }
+
+    // A session imported before run.step_source existed has no step rows for such a run: the analysis
+    // still finds the training function's executions in the trace.
+    void sessionFromBeforeStepSource() {
+        const std::vector<TfStep> steps = {{1000, 5000, 3000}, {6100, 4000, 1500}};
+        QTemporaryDir dir;
+        const ImportedSession s({writeText(dir, "host.trace.json", tfTraceJson(steps, 400))});
+        const RunAnalysis fresh = s.report().runs.at(0).analysis;
+        sqliteExec(s.store->db(), "DELETE FROM step; UPDATE run SET step_source = NULL");
+        const RunAnalysis legacy = s.report().runs.at(0).analysis;
+        QCOMPARE(std::string(stepSourceName(legacy.steps.source)), std::string("tf_train_function"));
+        QCOMPARE(legacy.steps.steps.size(), fresh.steps.steps.size());
+        for (size_t k = 0; k < steps.size(); ++k) {
+            QCOMPARE(legacy.steps.steps[k].start, fresh.steps.steps[k].start);
+            QCOMPARE(legacy.steps.steps[k].end, fresh.steps.steps[k].end);
+        }
+        QCOMPARE(legacy.bottleneck, fresh.bottleneck);
     }
 
     void stepSourceOtherwise() {
@@ -123,12 +162,14 @@ private slots:
     }
 
     void trainFunctionNames() {
-        QVERIFY(TfTrainFunctionSteps::isTrainFunctionName("EagerExecute: __inference_train_function_7724"));
-        QVERIFY(TfTrainFunctionSteps::isTrainFunctionName("__inference_train_function_12"));
-        QVERIFY(TfTrainFunctionSteps::isTrainFunctionName("__inference_distributed_train_function_3"));
-        QVERIFY(TfTrainFunctionSteps::isTrainFunctionName("train_function"));
-        QVERIFY(!TfTrainFunctionSteps::isTrainFunctionName("__inference_test_function_99"));
-        QVERIFY(!TfTrainFunctionSteps::isTrainFunctionName("__inference_predict_function_1"));
+        using Role = TrainFunctionSteps::Role;
+        QCOMPARE(TrainFunctionSteps::roleOf("EagerExecute: __inference_train_function_7724"), Role::Execution);
+        QCOMPARE(TrainFunctionSteps::roleOf("__inference_train_function_12"), Role::Execution);
+        QCOMPARE(TrainFunctionSteps::roleOf("__inference_distributed_train_function_3"), Role::Execution);
+        QCOMPARE(TrainFunctionSteps::roleOf("train_function"), Role::Execution);
+        QCOMPARE(TrainFunctionSteps::roleOf("IteratorGetNextAsOptional"), Role::InputWait);
+        QCOMPARE(TrainFunctionSteps::roleOf("__inference_test_function_99"), Role::None);
+        QCOMPARE(TrainFunctionSteps::roleOf("__inference_predict_function_1"), Role::None);
     }
 
     // The same simulated loop as XPlane with three kinds of step marking: the steps and the verdict
@@ -156,6 +197,8 @@ private slots:
             const ImportedSession s({x.file});
             runs.push_back(s.report().runs.at(0).analysis);
             QCOMPARE(std::string(stepSourceName(runs.back().steps.source)), std::string(m.source));
+            QCOMPARE(rows(*s.store, "SELECT step_source FROM run"), std::vector<std::string>{m.source});
+            QCOMPARE(rows(*s.store, "SELECT count(*) FROM v_step"), std::vector<std::string>{std::to_string(o.steps)});
             QCOMPARE(runs.back().steps.steps.size(), size_t(o.steps));
         }
         for (size_t i = 1; i < runs.size(); ++i) {

@@ -73,10 +73,11 @@ void TstSamplesChrome::importsWithExactCounts_data() {
         << "smdebug/1589314018481947000_1234-testhost_model_timeline.json" << 49 << 0 << 0 << "NULL" << 0
         << "1589314018481947000_1234-testhost_model_timeline|NULL|1|1589314018457990000";
     QTest::newRow("Horovod timeline") << "smdebug/horovod_timeline_small.json" << 25 << 0 << 0 << "NULL" << 0 << "NULL";
+    // No step markers: the one execution of the Keras training function is step 0.
     QTest::newRow("TensorFlow trace.json.gz")
         << "smdebug/tfprofiler_local_missing_metadata/framework/tensorflow/detailed_profiling/2020080513/000000000/"
            "plugins/profile/2020_08_05_13_37_44/ip-172-31-19-241.trace.json.gz"
-        << 256 << 0 << 0 << "NULL" << 0 << "ip-172-31-19-241|NULL|0|0";
+        << 256 << 0 << 0 << "0" << 0 << "ip-172-31-19-241|NULL|0|0";
 }
 
 void TstSamplesChrome::importsWithExactCounts() {
