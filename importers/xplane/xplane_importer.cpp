@@ -165,6 +165,11 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
 
     XPlaneSpaceWriter writer(ctx, reader, runNameFor(file), hostOf(file));
     writer.setRank(xplaneHostRank(file));
+    struct SmallCache {  // XPlane writes track by track, each in time order
+        SessionWriter &w;
+        explicit SmallCache(SessionWriter &writer) : w(writer) { w.useSmallCache(true); }
+        ~SmallCache() { w.useSmallCache(false); }
+    } smallCache(ctx.writer());
     if (!writer.write(space)) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": import cancelled";

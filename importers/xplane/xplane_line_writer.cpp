@@ -32,6 +32,8 @@ bool XPlaneLineWriter::write(const WireSpan &line, const XPlaneIndex &index, XLi
     m_args.clear();
     m_open.clear();
     const bool streamed = streamable(line, baseNs);
+    if (!streamed && gatherTimes(line, baseNs))
+        return writeNested(index, kind, trackId, baseNs, trackName);
     bool cancelled = false;
     size_t seen = 0;
     const bool ok = m_reader.forEachEvent(line, m_event, [&](const xplane_wire::XEvent &e, int64_t) {
@@ -47,8 +49,58 @@ bool XPlaneLineWriter::write(const WireSpan &line, const XPlaneIndex &index, XLi
         }
         return true;
     });
-    flush(kind, trackId, trackName);  // buffered lines; what decoded before a malformed event is kept
+    flush(kind, trackId, trackName);  // malformed lines; what decoded before the bad event is kept
     return ok && !cancelled;
+}
+
+bool XPlaneLineWriter::gatherTimes(const WireSpan &line, int64_t baseNs) {
+    m_spans.clear();
+    m_eventAt.clear();
+    int64_t aggregated = 0, outOfRange = 0;
+    const bool ok = m_reader.forEachEventTiming(line, [&](const XEventTiming &t) {
+        int64_t start = 0, dur = 0;
+        if (t.aggregated) {
+            ++aggregated;
+        } else if (!eventTime(baseNs, t.offsetPs, t.durationPs, start, dur)) {
+            ++outOfRange;
+        } else {
+            m_spans.push_back({start, dur});
+            m_eventAt.push_back(t.event);
+        }
+        return true;
+    });
+    if (ok) {  // else the whole decode counts them
+        m_counts.aggregated += aggregated;
+        m_counts.outOfRange += outOfRange;
+    }
+    return ok;
+}
+
+bool XPlaneLineWriter::writeNested(const XPlaneIndex &index, XLineKind kind, int64_t trackId, int64_t baseNs,
+                                   const std::string &trackName) {
+    if (!m_nester.nest(m_spans, [this] { return !m_ctx.cancelled(); }))
+        return false;
+    m_ids.assign(m_spans.size(), 0);
+    size_t seen = 0;
+    for (const uint32_t i : m_nester.order()) {  // parents come before their children
+        if ((++seen & 0xFFFF) == 0 && m_ctx.cancelled())
+            return false;
+        if (!m_reader.parse(m_eventAt[i], m_event))
+            return false;  // malformed inside: the rows written so far are whole (parents first)
+        m_pending.clear();
+        m_args.clear();
+        decode(m_event, index, kind, baseNs);
+        if (m_pending.empty())
+            continue;  // not reached: gatherTimes kept only events with a time
+        const int32_t parent = m_nester.parent(i);
+        m_ids[i] = writeRow(kind, trackId, m_pending.front(), m_nester.depth(i),
+                            parent != SliceNester::kNone ? std::optional<int64_t>(m_ids[size_t(parent)]) : std::nullopt);
+        ++m_counts.slices;
+    }
+    m_pending.clear();
+    m_args.clear();
+    reportOverflow(trackName);
+    return true;
 }
 
 bool XPlaneLineWriter::eventTime(int64_t baseNs, int64_t offsetPs, int64_t durationPs, int64_t &start, int64_t &dur) {
@@ -221,6 +273,10 @@ void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string 
                             parent != SliceNester::kNone ? std::optional<int64_t>(m_ids[size_t(parent)]) : std::nullopt);
     }
     m_counts.slices += int64_t(m_pending.size());
+    reportOverflow(trackName);
+}
+
+void XPlaneLineWriter::reportOverflow(const std::string &trackName) {
     if (m_nester.overflowCount() > 0) {
         m_counts.overflowSlices += m_nester.overflowCount();
         m_ctx.warn("", std::to_string(m_nester.overflowCount()) + " events on line \"" + trackName +

@@ -7,9 +7,12 @@
 // counted, not written. A line whose events already come in nesting order (by start, the longer first
 // on a tie, each inside or after the one open before it: what profilers write) is streamed: a first
 // walk over the events' times only checks that, then each event is written as it is decoded, nested
-// with a stack, so memory does not grow with the line; any other line is buffered whole and nested
-// by SliceNester, with the same rows as a result. One writer per import, reused line after line;
-// called by XPlaneImporter.
+// with a stack, so memory does not grow with the line. Any other line is nested by SliceNester on
+// its events' times alone (16 B per event, plus where each event's bytes are), then each event is
+// decoded in nesting order and written: the decoded events and their args are never held together.
+// Only a line whose bytes are malformed is decoded whole into memory first, so that what comes
+// before the bad byte is kept. The rows are the same either way. One writer per import, reused line
+// after line; called by XPlaneImporter.
 
 #include "importers/common/import_context.h"
 #include "importers/common/slice_nester.h"
@@ -87,6 +90,13 @@ private:
     static bool eventTime(int64_t baseNs, int64_t offsetPs, int64_t durationPs, int64_t &start, int64_t &dur);
     // True when the line's events come in nesting order, so SliceNester would keep them as they are.
     bool streamable(const WireSpan &line, int64_t baseNs);
+    // The events' times and byte spans (m_spans, m_eventAt); false on malformed bytes.
+    bool gatherTimes(const WireSpan &line, int64_t baseNs);
+    // Nests the gathered events, then decodes and writes each in nesting order; false on malformed
+    // bytes or cancel.
+    bool writeNested(const XPlaneIndex &index, XLineKind kind, int64_t trackId, int64_t baseNs,
+                     const std::string &trackName);
+    void reportOverflow(const std::string &trackName);
     bool decode(const xplane_wire::XEvent &event, const XPlaneIndex &index, XLineKind kind, int64_t baseNs);
     void writeStreamed(XLineKind kind, int64_t trackId, const Pending &p);
     int64_t writeRow(XLineKind kind, int64_t trackId, const Pending &p, int32_t depth, std::optional<int64_t> parentId);
@@ -103,6 +113,7 @@ private:
     xplane_wire::XEvent m_event;
     std::vector<Pending> m_pending;
     std::vector<SliceNester::Span> m_spans;
+    std::vector<WireSpan> m_eventAt;  // writeNested: each event's bytes, by the index m_spans has
     std::vector<int64_t> m_ids;
     std::vector<Open> m_open;
     std::vector<int64_t> m_openEnds;

@@ -220,6 +220,7 @@ bool XPlaneSpaceWriter::writeLines() {
                 trackOfLine.emplace_back(line.id, trackId);
             if (!m_lineWriter.write(plane.header.lines[li], plane.index, kind, trackId, lineBase(line), info.name))
                 return m_reader.error().failed();  // malformed: stop, keep what was written; else cancelled
+            m_reader.release(plane.header.lines[li]);  // lines are read once, in file order
             m_ctx.progress(plane.header.lines[li].offset + plane.header.lines[li].size, m_reader.size());
         }
     }

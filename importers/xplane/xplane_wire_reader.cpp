@@ -1,5 +1,8 @@
 #include "importers/xplane/xplane_wire_reader.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <google/protobuf/io/coded_stream.h>
 
 namespace stepscope {
@@ -192,6 +195,7 @@ bool XPlaneWireReader::forEachEventTiming(const WireSpan &line, const std::funct
         if (f.number != 4 || f.wireType != 2)
             continue;
         XEventTiming t;
+        t.event = f.span;
         FieldWalker ew(m_data, f.span);
         while (ew.next(g)) {
             if (g.wireType != 0)
@@ -225,6 +229,14 @@ bool XPlaneWireReader::parseMapEntry(const WireSpan &entry, int64_t &key, google
             return false;
     }
     STEPSCOPE_WALK_END(w)
+}
+
+void XPlaneWireReader::release(const WireSpan &span) {
+    static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<uintptr_t>(m_data + span.offset), to = from + uintptr_t(span.size);
+    const uintptr_t first = (from + page - 1) & ~(page - 1), last = to & ~(page - 1);  // whole pages inside
+    if (last > first)
+        madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
 }
 
 bool XPlaneWireReader::parse(const WireSpan &span, google::protobuf::MessageLite &message) {

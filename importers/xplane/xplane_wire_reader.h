@@ -45,6 +45,7 @@ struct XPlaneHeader {
 struct XEventTiming {
     int64_t offsetPs = 0, durationPs = 0;
     bool aggregated = false;  // num_occurrences instead of offset_ps: counted, never a slice
+    WireSpan event;           // the whole event's bytes, for parse() later
 };
 
 struct XLineHeader {
@@ -78,6 +79,10 @@ public:
     // Parses a small message (an event metadata map entry's value, a stat) from a span.
     bool parseMapEntry(const WireSpan &entry, int64_t &key, google::protobuf::MessageLite &value);
     bool parse(const WireSpan &span, google::protobuf::MessageLite &message);
+    // The caller is done with these bytes for good (a line once written): their memory pages go back
+    // to the system, so a large file is not resident whole until the end of the import. The bytes
+    // must not be read again.
+    void release(const WireSpan &span);
 
     const WireError &error() const { return m_error; }
     int64_t size() const { return m_size; }

@@ -73,6 +73,10 @@ public:
     void commit();
     void rollback();
     bool active() const { return m_active; }
+    // An importer whose rows arrive in index order (track by track, each in time order: XPlane) gains
+    // nothing from the large cache; it uses a small one while it writes, and leaves the large one
+    // to the next importer of the transaction.
+    void useSmallCache(bool small);
 
     // Replaces any earlier import of the same path (its runs, slices, metrics, log rows go;
     // user data such as annotations and clock offsets stays).

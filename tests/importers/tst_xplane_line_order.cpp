@@ -1,7 +1,8 @@
-// XPlaneLineWriter streams a line whose events already come in nesting order and buffers any other
-// line for SliceNester: both ways must give the same rows. The same events are imported once in
-// order (streamed) and once shuffled (buffered), and a line where an event overlaps another without
-// nesting goes to an overflow row with its warning, as SliceNester decides.
+// XPlaneLineWriter streams a line whose events already come in nesting order and nests any other
+// line with SliceNester from its events' times, decoding each event afterwards in nesting order:
+// both ways must give the same rows, args included. The same events are imported once in order
+// (streamed) and once shuffled (nested), and a line where an event overlaps another without nesting
+// goes to an overflow row with its warning, as SliceNester decides.
 
 #include "importers/xplane/xplane.pb.h"
 #include "importers/xplane/xplane_importer.h"
@@ -33,6 +34,9 @@ std::string space(const std::vector<Ev> &events) {
         m.set_id(e.meta);
         m.set_name("e" + std::to_string(e.meta));
     }
+    XStatMetadata &k = (*p.mutable_stat_metadata())[1];
+    k.set_id(1);
+    k.set_name("k");
     XLine &l = *p.add_lines();
     l.set_id(7);
     l.set_name("python");
@@ -42,6 +46,9 @@ std::string space(const std::vector<Ev> &events) {
         x.set_metadata_id(e.meta);
         x.set_offset_ps(e.offPs);
         x.set_duration_ps(e.durPs);
+        XStat &stat = *x.add_stats();  // each event's own args
+        stat.set_metadata_id(1);
+        stat.set_int64_value(e.meta * 10);
     }
     return s.SerializeAsString();
 }
@@ -53,7 +60,7 @@ QStringList importRows(const QTemporaryDir &dir, const std::string &name, const 
     const auto s = test::importFile(imp, file);
     if (log) *log = test::importLog(*s.store);
     // Parent by name, so ids (which follow the write order) do not matter.
-    return test::queryRows(*s.store, "SELECT n.text, c.start_ns, c.dur_ns, c.depth, coalesce(pn.text, '-') FROM slice c "
+    return test::queryRows(*s.store, "SELECT n.text, c.start_ns, c.dur_ns, c.depth, coalesce(pn.text, '-'), c.args FROM slice c "
                                      "JOIN string n ON n.id = c.name_id LEFT JOIN slice p ON p.id = c.parent_id "
                                      "LEFT JOIN string pn ON pn.id = p.name_id ORDER BY c.start_ns, c.dur_ns DESC, n.text");
 }
@@ -74,8 +81,8 @@ private slots:
         const QStringList buffered = importRows(dir, "b.xplane.pb", space(shuffled));
         QCOMPARE(streamed.size(), int(ordered.size()));
         QCOMPARE(streamed, buffered);
-        QVERIFY(streamed.contains("e3|4000|1000|2|e2"));  // nested two deep under e1 → e2
-        QVERIFY(streamed.contains("e7|21000|1000|1|e6"));  // same start: the shorter inside the longer
+        QVERIFY(streamed.contains("e3|4000|1000|2|e2|{\"k\":30}"));  // nested two deep under e1 → e2
+        QVERIFY(streamed.contains("e7|21000|1000|1|e6|{\"k\":70}"));  // same start: the shorter inside the longer
     }
 
     void overlapWithoutNestingIsAnOverflowRow() {
@@ -84,7 +91,8 @@ private slots:
         QString log;
         const QStringList r = importRows(dir, "c.xplane.pb", space({{1, 0, 10'000'000}, {2, 5'000'000, 10'000'000}}), &log);
         QCOMPARE(r.size(), 2);
-        QVERIFY2(r[1].startsWith("e2|6000|10000|") && r[1].endsWith("|-") && !r[1].endsWith("|0|-"), qPrintable(r.join(", ")));
+        QVERIFY2(r[1].startsWith("e2|6000|10000|") && r[1].endsWith("|-|{\"k\":20}") && !r[1].contains("|0|-"),
+                 qPrintable(r.join(", ")));
         QVERIFY2(log.contains("overlap an earlier event without nesting"), qPrintable(log));
     }
 };
