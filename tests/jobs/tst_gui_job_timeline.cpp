@@ -19,6 +19,7 @@
 #include <QCryptographicHash>
 #include <QDockWidget>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QtTest>
@@ -231,6 +232,17 @@ private slots:
             QVERIFY(o.job->alignBox()->isChecked());
             QTest::keyClick(o.timeline, Qt::Key_R);
             QVERIFY(!o.timeline->alignedStep());
+            // The timeline's own bar: "Align ranks" at the step in its step box.
+            const int64_t step = o.job->job()->alignedSteps[3];
+            o.window->findChild<QSpinBox *>("stepBox")->setValue(int(step));
+            auto *button = o.window->findChild<QToolButton *>("alignRanks");
+            QVERIFY(button && button->isVisible() && !button->isChecked());
+            button->click();
+            QCOMPARE(o.timeline->alignedStep(), std::optional<int64_t>(step));
+            QVERIFY(button->isChecked() && o.job->alignBox()->isChecked());
+            QCOMPARE(o.job->alignStepBox()->currentIndex(), 3);
+            button->click();
+            QVERIFY(!o.timeline->alignedStep() && !o.job->alignBox()->isChecked());
         }
         QCOMPARE(stateOf(m_file), before);
     }

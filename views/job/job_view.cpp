@@ -60,11 +60,12 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     alignLayout->setContentsMargins(0, 0, 0, 0);
     alignLayout->addWidget(m_alignBox);
     alignLayout->addWidget(m_alignStep);
-    auto *hint = new QLabel(tr("— stacked, that step starting at the same x on every rank (R on the timeline; or click a "
-                               "step number under the heatmap)"), m_alignRow);
-    hint->setWordWrap(true);
+    auto *hint = new QLabel(tr("or click a step number under the heatmap"), m_alignRow);
     hint->setEnabled(false);  // muted: a hint, not a value
     alignLayout->addWidget(hint, 1);
+    m_alignBox->setToolTip(tr("The timeline shows the ranks one after another, each shifted so that this step starts at "
+                              "the same x; its ruler counts from that start. Off: the recorded times. (R on the timeline "
+                              "toggles it at the step under the mouse.)"));
     m_alignBox->setObjectName(QStringLiteral("alignRanks"));
     m_alignStep->setObjectName(QStringLiteral("alignStep"));
     m_alignStep->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -121,6 +122,9 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
         const double x = m_heatmap->xAxis->pixelToCoord(e->position().x());
         const double y = m_heatmap->yAxis->pixelToCoord(e->position().y());
         showCell(int(std::lround(y)), int(std::lround(x)));
+    });
+    connect(m_heatmap, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {  // step numbers are links
+        m_heatmap->setCursor(columnHeaderAt(e->position().toPoint()) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
     });
     reload();
 }

@@ -89,8 +89,12 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(m_stepBox, &QSpinBox::editingFinished, this, [this, goToStep] { goToStep(m_stepBox->hasFocus()); });
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
     connect(m_align, &QToolButton::clicked, this, [this](bool on) {
+        // The box's step, else the one in the middle of the view.
+        const NsRange r = m_timeline->timeController()->range();
+        const auto centre = m_timeline->stepNear(r.start + r.duration() / 2);
         if (!on) m_timeline->clearAlignment();
-        else if (!m_timeline->alignRunsAtStep(m_stepBox->value())) m_hitLabel->setText(tr("no step %1 on two runs").arg(m_stepBox->value()));
+        else if (!m_timeline->alignRunsAtStep(m_stepBox->value()) && !(centre && m_timeline->alignRunsAtStep(*centre)))
+            m_hitLabel->setText(tr("no step %1 on two runs").arg(m_stepBox->value()));
         m_align->setChecked(m_timeline->alignedStep().has_value());
     });
     connect(m_timeline, &TimelineView::alignmentChanged, this, [this](bool aligned, qint64 step) {

@@ -106,7 +106,7 @@ std::optional<int64_t> TimelineView::stepNear(int64_t t) const {
 
 void TimelineView::addAlignmentAction(QMenu &menu, int64_t t) {
     if (m_alignedStep) {
-        menu.addAction(tr("Show Recorded Times (leave alignment at step %1)\tR").arg(*m_alignedStep), this,
+        menu.addAction(tr("Leave Rank Alignment at Step %1\tR").arg(*m_alignedStep), this,
                        [this] { clearAlignment(); });
     } else if (canAlignRuns()) {
         if (const auto step = stepNear(t))
