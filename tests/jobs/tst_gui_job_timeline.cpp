@@ -246,6 +246,27 @@ private slots:
         }
         QCOMPARE(stateOf(m_file), before);
     }
+
+    void picturesShowRecordedTimes() {
+        // Left aligned in the GUI: command-line pictures (a headless window, a view made for a
+        // picture) still show the recorded times and keep the range they were asked for.
+        QSettings().setValue("timeline/alignRanks", true);
+        QSettings().setValue("timeline/alignStep", 3);
+        gui::MainWindow headless(nullptr, gui::MainWindow::Mode::Headless);
+        headless.openSession(m_file, false);
+        auto *pane = qobject_cast<TimelinePaneView *>(headless.viewWidget("timeline"));
+        QVERIFY(pane && !pane->timeline()->alignedStep());
+        const NsRange range = headless.timeRange()->range();
+        std::unique_ptr<QWidget> picture(headless.createView("timeline"));
+        auto *made = qobject_cast<TimelinePaneView *>(picture.get());
+        QVERIFY(made && !made->timeline()->alignedStep() && !made->timeline()->model()->hasRunOffsets());
+        QCOMPARE(headless.timeRange()->range(), range);
+        // The interactive window does bring the mode back, at the remembered step.
+        Opened o = open();
+        QCOMPARE(o.timeline->alignedStep(), std::optional<int64_t>(3));
+        QVERIFY(o.timeline->model()->hasRunOffsets());
+        QSettings().setValue("timeline/alignRanks", false);
+    }
 };
 
 QTEST_MAIN(TestGuiJobTimeline)

@@ -56,7 +56,11 @@ void TimelineView::reload() {
     m_highlightedRun = -1;
     m_model->load(store);  // emits modelReset: choices restored, layout rebuilt
     if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
-    restoreAlignment();
+    if (m_alignedStep) {  // the model came back as recorded
+        m_alignedStep.reset();
+        m_alignedAt = 0;
+        emit alignmentChanged(false, 0);
+    }
 }
 
 void TimelineView::relayout() {

@@ -46,15 +46,19 @@ public:
     // Ranks aligned at a step (issue #15), a view-only transform: every run is drawn shifted so that
     // its step `step` starts where the first such run's does, its header naming its rank and shift,
     // and the ruler counts from there ("relative to step N start"). Nothing is written to the
-    // session; the mode itself (on/off, the step) is remembered in QSettings ("timeline/alignRanks")
-    // and comes back when a session of several runs is opened. R toggles it at the step under the
-    // mouse. false when fewer than two runs have the step.
+    // session; the mode itself (on/off, the step) is remembered in QSettings ("timeline/alignRanks").
+    // R toggles it at the step under the mouse. Zooms to the aligned step; false when fewer than two
+    // runs have it.
     bool alignRunsAtStep(int64_t step);
     // The same from each run's own start of the step (run id -> recorded start), for ranks whose
     // step numbers differ (the Job dock aligns by order then); `step` names it on the ruler.
     bool alignRuns(const QHash<qint64, qint64> &recordedStarts, int64_t step);
     // Back to the recorded times (what the user asks for; `remember`: the mode stays off next time).
     void clearAlignment(bool remember = true);
+    // The mode as the user last left it (QSettings), at the remembered step or else the first, without
+    // zooming. MainWindow calls it when a session opens; pictures rendered for the command line and
+    // the evidence pack never do: they show the recorded times, whatever the GUI was left in.
+    void restoreAlignment();
     std::optional<int64_t> alignedStep() const { return m_alignedStep; }
     int64_t alignedStartNs() const { return m_alignedAt; }  // display time where the aligned step starts
     // Brings run `runId` to the top of the tracks (expanded if it was folded), highlights its header
@@ -136,7 +140,8 @@ private:
     void setRangeContinuous(NsRange r);
     void selectDetails(const SliceDetails &d, bool reveal);
     void clearSelectedSlice();  // emits sliceSelected() with empty details when one was selected
-    void restoreAlignment();    // after a reload: the remembered mode, where the session allows it
+    bool applyAlignment(const QHash<qint64, qint64> &recordedStarts, int64_t step, bool zoom);
+    QHash<qint64, qint64> recordedStepStarts(int64_t step) const;  // run id -> where its step starts
     void addAlignmentAction(QMenu &menu, int64_t t);
     NsRange range() const { return m_time->range(); }
 

@@ -28,15 +28,21 @@ bool TimelineView::canAlignRuns() const {
     return runs.size() >= 2;
 }
 
-bool TimelineView::alignRunsAtStep(int64_t step) {
+QHash<qint64, qint64> TimelineView::recordedStepStarts(int64_t step) const {
     QHash<qint64, qint64> starts;
     for (const TimelineGroup &g : m_model->groups())
         if (g.parent < 0 && g.runId != 0)
             if (const auto start = m_model->recordedStepStart(g.runId, step)) starts.insert(g.runId, *start);
-    return alignRuns(starts, step);
+    return starts;
 }
 
+bool TimelineView::alignRunsAtStep(int64_t step) { return alignRuns(recordedStepStarts(step), step); }
+
 bool TimelineView::alignRuns(const QHash<qint64, qint64> &recordedStarts, int64_t step) {
+    return applyAlignment(recordedStarts, step, true);
+}
+
+bool TimelineView::applyAlignment(const QHash<qint64, qint64> &recordedStarts, int64_t step, bool zoom) {
     // The first run (in the timeline's order) keeps its times: the shared time range, the other
     // views and the annotations stay true for it.
     std::optional<int64_t> reference;
@@ -54,12 +60,13 @@ bool TimelineView::alignRuns(const QHash<qint64, qint64> &recordedStarts, int64_
     m_alignedStep = step;
     m_alignedAt = *reference;
     rememberAlignment(step);
-    // Show the aligned step: from its common start to the end of its longest instance.
-    int64_t end = *reference + 1;
-    for (const TimelineStep &s : m_model->steps())
-        if (s.startNs == *reference) end = std::max(end, s.startNs + s.durNs);
-    const int64_t margin = std::max<int64_t>(1, (end - *reference) / 20);
-    m_time->setRange({*reference - margin, end + margin});
+    if (zoom) {  // the aligned step: from its common start to the end of its longest instance
+        int64_t end = *reference + 1;
+        for (const TimelineStep &s : m_model->steps())
+            if (s.startNs == *reference) end = std::max(end, s.startNs + s.durNs);
+        const int64_t margin = std::max<int64_t>(1, (end - *reference) / 20);
+        m_time->setRange({*reference - margin, end + margin});
+    }
     update();
     if (changed) emit alignmentChanged(true, step);
     return true;
@@ -76,16 +83,11 @@ void TimelineView::clearAlignment(bool remember) {
 }
 
 void TimelineView::restoreAlignment() {
-    const std::optional<int64_t> was = m_alignedStep;
-    m_alignedStep.reset();  // the model was reloaded without offsets
     QSettings settings;
-    bool aligned = false;
-    if (settings.value(kAlignSetting, false).toBool() && canAlignRuns()) {
-        const int64_t step = settings.value(kAlignStepSetting, 0).toLongLong();
-        // A session without that step: its first step.
-        aligned = alignRunsAtStep(step) || alignRunsAtStep(m_model->steps().front().step);
-    }
-    if (!aligned && was) emit alignmentChanged(false, 0);
+    if (!settings.value(kAlignSetting, false).toBool() || !canAlignRuns()) return;
+    auto at = [this](int64_t step) { return applyAlignment(recordedStepStarts(step), step, false); };
+    // A session without that step: its first step.
+    if (!at(settings.value(kAlignStepSetting, 0).toLongLong())) at(m_model->steps().front().step);
 }
 
 std::optional<int64_t> TimelineView::stepNear(int64_t t) const {
