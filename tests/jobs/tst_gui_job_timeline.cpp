@@ -265,6 +265,9 @@ private slots:
         Opened o = open();
         QCOMPARE(o.timeline->alignedStep(), std::optional<int64_t>(3));
         QVERIFY(o.timeline->model()->hasRunOffsets());
+        // The timeline's bar says so too.
+        QCOMPARE(o.window->findChild<QSpinBox *>("stepBox")->value(), 3);
+        QVERIFY(o.window->findChild<QToolButton *>("alignRanks")->isChecked());
         QSettings().setValue("timeline/alignRanks", false);
     }
 };
