@@ -65,6 +65,8 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
         const TimeRange extent = m_session->extent();
         m_time->setFullRange(extent.valid() ? NsRange{extent.startNs, extent.endNs} : NsRange{});
+        // The ranks come back aligned if the user left them so (a GUI habit: never in headless pictures).
+        if (m_mode == Mode::Interactive) m_timeline->timeline()->restoreAlignment();
         refreshStatus();
     });
 
@@ -139,6 +141,17 @@ void MainWindow::buildDocks() {
     // The job overview (ranks of a data-parallel job) sits with the step chart it generalises.
     QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_logDock, jobDock);
+    // A heatmap cell brings that rank's run to the top of the timeline at that step; aligning the
+    // ranks at a step is the timeline's view, chosen from either side.
+    auto *job = static_cast<JobView *>(m_job);
+    TimelineView *timeline = m_timeline->timeline();
+    connect(job, &JobView::cellShown, timeline, [timeline](qint64 runId, NsRange r) { timeline->revealRun(runId, r); });
+    connect(job, &JobView::alignRequested, timeline, [timeline](const QHash<qint64, qint64> &starts, qint64 step) {
+        timeline->alignRuns(starts, step);
+    });
+    connect(job, &JobView::alignmentLeft, timeline, [timeline] { timeline->clearAlignment(); });
+    connect(timeline, &TimelineView::alignmentChanged, job, &JobView::showAlignment);
+    job->showAlignment(timeline->alignedStep().has_value(), timeline->alignedStep().value_or(0));
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);

@@ -127,10 +127,12 @@ void MainWindow::resetPerSessionState() {
     m_details->showSlice(SliceDetails{});  // an invalid slice: the Slice tab is emptied
     m_time->clearSelection();              // the Range tab and the range selection
     m_timeline->searchField()->clear();    // clears the hits too
-    // The pane's "go to step" box (the only spin box of the pane itself) starts from nothing again.
+    // The pane's "go to step" box (the only spin box of the pane itself) starts from nothing again,
+    // or from the step the ranks came back aligned at.
+    const std::optional<int64_t> aligned = m_timeline->timeline()->alignedStep();
     for (QSpinBox *box : m_timeline->findChildren<QSpinBox *>(Qt::FindDirectChildrenOnly)) {
         const QSignalBlocker block(box);
-        box->setValue(box->minimum());
+        box->setValue(aligned ? int(*aligned) : box->minimum());
     }
 }
 

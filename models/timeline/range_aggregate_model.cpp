@@ -21,6 +21,7 @@ QString formatDurationNs(int64_t ns) {
 RangeAggregateModel::RangeAggregateModel(TimelineModel *timeline, QObject *parent)
     : QAbstractTableModel(parent), m_timeline(timeline) {
     connect(timeline, &TimelineModel::modelReset, this, [this] { requestRange(m_range); });
+    connect(timeline, &TimelineModel::runOffsetsChanged, this, [this] { requestRange(m_range); });  // tracks moved in time
     connect(&m_reader, &BackgroundReader::busyChanged, this, &RangeAggregateModel::busyChanged);
 }
 

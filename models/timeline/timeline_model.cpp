@@ -44,6 +44,8 @@ void TimelineModel::load(SessionStore *store) {
     m_tracks.clear();
     m_groups.clear();
     m_steps.clear();
+    m_recordedSteps.clear();
+    m_runOffsets.clear();
     m_trackIndex.clear();
     m_values.clear();
     m_counterLods.clear();
@@ -66,7 +68,7 @@ void TimelineModel::readTracks() {
     SessionReader reader(*m_store);
     for (const RunRow &run : reader.runs()) {
         const int runGroup = int(m_groups.size());
-        m_groups.push_back({QString::fromStdString(run.name.empty() ? run.host : run.name), -1, {}, {}});
+        m_groups.push_back({QString::fromStdString(run.name.empty() ? run.host : run.name), -1, run.id, run.rank, {}, {}});
         std::map<QString, int> subgroups;  // title -> group index, in first-seen order below
         for (const TrackRow &row : reader.tracks(run.id)) {
             const TrackLod *lod = m_lod.track(row.id);
@@ -82,7 +84,7 @@ void TimelineModel::readTracks() {
             if (it == subgroups.end()) {
                 it = subgroups.emplace(title, int(m_groups.size())).first;
                 m_groups[size_t(runGroup)].children.push_back(int(m_groups.size()));
-                m_groups.push_back({title, runGroup, {}, {}});
+                m_groups.push_back({title, runGroup, run.id, std::nullopt, {}, {}});
             }
             if (counter) {
                 addCounterTrack(row, run, it->second, std::move(counter));
@@ -105,9 +107,10 @@ void TimelineModel::readTracks() {
             const NsRange r{t.baseNs + lod->startNs, t.baseNs + lod->endNs};
             m_extent = m_extent.valid() ? NsRange{std::min(m_extent.start, r.start), std::max(m_extent.end, r.end)} : r;
         }
-        for (const StepRow &s : reader.steps(run.id)) m_steps.push_back({s.step, s.startNs, s.durNs});
+        for (const StepRow &s : reader.steps(run.id)) m_steps.push_back({run.id, s.step, s.startNs, s.durNs});
     }
     std::sort(m_steps.begin(), m_steps.end(), [](const TimelineStep &a, const TimelineStep &b) { return a.startNs < b.startNs; });
+    m_recordedSteps = m_steps;
 }
 
 NsRange TimelineModel::stepRange(int64_t step) const {

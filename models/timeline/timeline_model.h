@@ -54,6 +54,19 @@ public:
     // The union of step `step`'s spans over the runs that have it; invalid when none.
     NsRange stepRange(int64_t step) const;
 
+    // View-only display shifts per run (the timeline's "align ranks at a step"): run `runId` is drawn
+    // `offsetNs` later than recorded. Everything the model hands out or takes — fetch(), steps(),
+    // flows, details, value tracks — is then on this display axis; slices are not copied (each
+    // track's baseNs moves) and the session is not touched. Runs not named keep their times; {}
+    // restores them all. Emits runOffsetsChanged() when something moved.
+    void setRunOffsets(std::unordered_map<int64_t, int64_t> offsets);
+    int64_t runOffset(int64_t runId) const;
+    bool hasRunOffsets() const { return !m_runOffsets.empty(); }
+    // The group index of run `runId` (its header), or -1.
+    int runGroup(int64_t runId) const;
+    // Where run `runId`'s step `step` starts as recorded (no display shift); nullopt when it has none.
+    std::optional<int64_t> recordedStepStart(int64_t runId, int64_t step) const;
+
     // Counter and metric tracks: their samples (nullptr for slice tracks) and the value at instant t:
     // a counter's last sample at or before t; a metric's sample whose period holds t (a sample
     // describes the period before its time stamp), none where the metric has a gap.
@@ -95,6 +108,7 @@ public:
 
 signals:
     void modelReset();
+    void runOffsetsChanged();  // display shifts changed: draw again, re-read what was placed in time
     void detailLoaded();  // requested windows arrived: draw again
 
 private:
@@ -118,7 +132,9 @@ private:
     TimelineSliceCache m_slices;
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
-    std::vector<TimelineStep> m_steps;
+    std::vector<TimelineStep> m_steps;          // on the display axis
+    std::vector<TimelineStep> m_recordedSteps;  // as recorded
+    std::unordered_map<int64_t, int64_t> m_runOffsets;  // run id -> display shift (ns), none zero
     std::vector<TimelineValueSeries> m_values;
     std::vector<std::unique_ptr<MetricLod>> m_counterLods;  // owned samples of counter tracks
     const MetricSeriesModel *m_metrics = nullptr;

@@ -9,6 +9,7 @@ namespace stepscope {
 TimelineSearchModel::TimelineSearchModel(TimelineModel *timeline, QObject *parent)
     : QObject(parent), m_timeline(timeline) {
     connect(timeline, &TimelineModel::modelReset, this, [this] { requestSearch(m_text); });
+    connect(timeline, &TimelineModel::runOffsetsChanged, this, [this] { requestSearch(m_text); });  // hits placed anew
     connect(&m_reader, &BackgroundReader::busyChanged, this, &TimelineSearchModel::busyChanged);
 }
 

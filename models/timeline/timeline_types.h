@@ -49,7 +49,8 @@ struct TimelineTrack {
     std::optional<int64_t> device;
     int depthCount = 1;
     int64_t sliceCount = 0;
-    int64_t baseNs = 0;      // absolute time of the track's relative zero
+    int64_t baseNs = 0;      // display time of the track's relative zero (run time base + offsetNs)
+    int64_t offsetNs = 0;    // its run's view-only display shift (ranks aligned at a step); 0: as recorded
     int valueSeries = -1;    // counter and metric tracks: index into TimelineModel's value series
     bool isValueTrack() const { return valueSeries >= 0; }
 };
@@ -58,11 +59,14 @@ struct TimelineTrack {
 struct TimelineGroup {
     QString title;
     int parent = -1;
+    int64_t runId = 0;            // runs only (0 for the instance-metrics group)
+    std::optional<int64_t> rank;  // runs that are a rank of a data-parallel job
     std::vector<int> children;  // sub-group indices (runs only)
     std::vector<int> tracks;    // track indices (sub-groups only)
 };
 
 struct TimelineStep {
+    int64_t runId = 0;
     int64_t step = 0;
     int64_t startNs = 0;
     int64_t durNs = 0;

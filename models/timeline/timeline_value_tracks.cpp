@@ -138,11 +138,11 @@ void TimelineModel::addMetricTracks() {
     }
     if (bySubgroup.empty()) return;
     const int top = int(m_groups.size());
-    m_groups.push_back({tr("Instance metrics"), -1, {}, {}});
+    m_groups.push_back({tr("Instance metrics"), -1, 0, std::nullopt, {}, {}});
     for (const auto &[key, list] : bySubgroup) {
         const int sub = int(m_groups.size());
         m_groups[size_t(top)].children.push_back(sub);
-        m_groups.push_back({key.second, top, {}, {}});
+        m_groups.push_back({key.second, top, 0, std::nullopt, {}, {}});
         for (int i : list) {
             const MetricSeries &series = m_metrics->series(i);
             TimelineTrack t;
@@ -174,6 +174,7 @@ const TimelineValueSeries *TimelineModel::valueSeries(int track) const {
 std::optional<double> TimelineModel::valueAt(int track, int64_t t) const {
     const TimelineValueSeries *v = valueSeries(track);
     if (!v) return std::nullopt;
+    t -= m_tracks[size_t(track)].offsetNs;  // samples are kept as recorded
     // A metric sample stands for the period before it (see ValueTrackPainter): look one period ahead.
     const int64_t at = v->periodNs > 0 ? t + v->periodNs - 1 : t;
     const auto i = v->lod->indexAtOrBefore(at);

@@ -4,6 +4,9 @@
 #include "models/store/session_reader.h"
 #include "views/analysis/category_colors.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -41,7 +44,8 @@ QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job) {
 
 JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
-      m_finding(new QLabel(this)), m_heatmap(new QCustomPlot(this)), m_breakdown(new QCustomPlot(this)) {
+      m_finding(new QLabel(this)), m_alignRow(new QWidget(this)), m_alignBox(new QCheckBox(tr("Align ranks in the timeline at step"), m_alignRow)),
+      m_alignStep(new QComboBox(m_alignRow)), m_heatmap(new QCustomPlot(this)), m_breakdown(new QCustomPlot(this)) {
     m_finding->setWordWrap(true);
     m_finding->setTextFormat(Qt::PlainText);
     auto *split = new QSplitter(Qt::Horizontal, this);
@@ -52,10 +56,25 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_finding);
+    auto *alignLayout = new QHBoxLayout(m_alignRow);
+    alignLayout->setContentsMargins(0, 0, 0, 0);
+    alignLayout->addWidget(m_alignBox);
+    alignLayout->addWidget(m_alignStep);
+    auto *hint = new QLabel(tr("or click a step number under the heatmap"), m_alignRow);
+    hint->setEnabled(false);  // muted: a hint, not a value
+    alignLayout->addWidget(hint, 1);
+    m_alignBox->setToolTip(tr("The timeline shows the ranks one after another, each shifted so that this step starts at "
+                              "the same x; its ruler counts from that start. Off: the recorded times. (R on the timeline "
+                              "toggles it at the step under the mouse.)"));
+    m_alignBox->setObjectName(QStringLiteral("alignRanks"));
+    m_alignStep->setObjectName(QStringLiteral("alignStep"));
+    m_alignStep->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    layout->addWidget(m_alignRow);
     layout->addWidget(split, 1);
 
     m_heatmap->setMinimumSize(260, 160);
     m_heatmap->xAxis->setLabel(tr("step"));
+    m_heatmap->setToolTip(tr("Click a cell: that rank's timeline at that step. Click a step number: the ranks aligned at it."));
     m_map = new QCPColorMap(m_heatmap->xAxis, m_heatmap->yAxis);
     m_map->setInterpolate(false);
     m_map->setName(tr("step time (ms)"));
@@ -86,11 +105,26 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     }
 
     connect(m_analysis, &AnalysisModel::changed, this, &JobView::reload);
+    connect(m_alignBox, &QCheckBox::toggled, this, [this](bool on) {
+        if (!on) emit alignmentLeft();
+        else if (!alignColumn(m_alignStep->currentIndex())) m_alignBox->setChecked(false);
+    });
+    connect(m_alignStep, &QComboBox::activated, this, [this](int column) {
+        if (m_alignBox->isChecked()) alignColumn(column);
+        else m_alignBox->setChecked(true);  // choosing a step is asking for it
+    });
     connect(m_heatmap, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
         if (e->button() != Qt::LeftButton || !m_job) return;
+        if (const int column = columnHeaderAt(e->position().toPoint()); column >= 0) {
+            alignColumn(column);
+            return;
+        }
         const double x = m_heatmap->xAxis->pixelToCoord(e->position().x());
         const double y = m_heatmap->yAxis->pixelToCoord(e->position().y());
         showCell(int(std::lround(y)), int(std::lround(x)));
+    });
+    connect(m_heatmap, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {  // step numbers are links
+        m_heatmap->setCursor(columnHeaderAt(e->position().toPoint()) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
     });
     reload();
 }
@@ -106,7 +140,48 @@ bool JobView::showCell(int row, int column) {
     if (!a) return false;
     const AnalysisStep &s = a->steps.steps[m_job->stepIndex[size_t(row)][size_t(column)]];
     m_time->setRange({s.start, s.end});
+    emit cellShown(m_runs[r.runIndex].id, NsRange{s.start, s.end});
     return true;
+}
+
+bool JobView::alignColumn(int column) {
+    if (!m_job || column < 0 || size_t(column) >= m_job->alignedSteps.size()) return false;
+    QHash<qint64, qint64> starts;
+    for (size_t row = 0; row < m_job->ranksTable.size(); ++row) {
+        const int64_t runId = m_runs[m_job->ranksTable[row].runIndex].id;
+        if (const RunAnalysis *a = m_analysis->analysis(runId))
+            starts.insert(runId, a->steps.steps[m_job->stepIndex[row][size_t(column)]].start);
+    }
+    if (starts.size() < 2) return false;
+    emit alignRequested(starts, m_job->alignedSteps[size_t(column)]);
+    return true;
+}
+
+int JobView::columnHeaderAt(QPoint pos) const {
+    if (!m_job || m_heatmap->isHidden()) return -1;
+    const QRect plot = m_heatmap->axisRect()->rect();
+    // The step numbers sit in the band below the cells, above the axis label.
+    if (pos.x() < plot.left() || pos.x() > plot.right() || pos.y() <= plot.bottom() || pos.y() > plot.bottom() + 28) return -1;
+    const int column = int(std::lround(m_heatmap->xAxis->pixelToCoord(pos.x())));
+    return column >= 0 && size_t(column) < m_job->alignedSteps.size() ? column : -1;
+}
+
+void JobView::showAlignment(bool aligned, qint64 step) {
+    const QSignalBlocker blockBox(m_alignBox), blockStep(m_alignStep);
+    m_alignBox->setChecked(aligned);
+    if (!aligned || !m_job) return;
+    const auto &steps = m_job->alignedSteps;
+    const auto it = std::find(steps.begin(), steps.end(), step);
+    if (it != steps.end()) m_alignStep->setCurrentIndex(int(it - steps.begin()));
+}
+
+void JobView::fillAlignSteps() {
+    const QSignalBlocker block(m_alignStep);
+    const int was = m_alignStep->currentIndex();
+    m_alignStep->clear();
+    for (size_t k = 0; m_job && k < m_job->alignedSteps.size(); ++k) m_alignStep->addItem(QString::number(m_job->alignedSteps[k]));
+    if (was >= 0 && was < m_alignStep->count()) m_alignStep->setCurrentIndex(was);
+    m_alignRow->setVisible(m_job && !m_job->alignedSteps.empty());
 }
 
 void JobView::reload() {
@@ -161,6 +236,7 @@ void JobView::reload() {
                                .arg(s.causeExcessMsPerStep, 0, 'f', 1)
                                .arg(s.lateMsPerStep, 0, 'f', 1));
     }
+    fillAlignSteps();
     drawHeatmap();
     drawBreakdown();
 }

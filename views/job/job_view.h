@@ -3,13 +3,16 @@
 // step heatmap of step time (click a cell: every view, the timeline included, zooms to that step
 // of that rank), one stacked bar per rank of its mean step-time breakdown (the 12 categories in
 // their colours), and the straggler finding (JobAnalyzer) above them. It reads the shared
-// AnalysisModel and says "Analysing…" while a rank's analysis runs in the background. Created by
-// MainWindow as the "Job" dock.
+// AnalysisModel and says "Analysing…" while a rank's analysis runs in the background. Below the
+// finding, "Align ranks in the timeline at step [N]" (or a click on a step number under the heatmap)
+// asks the timeline to stack the ranks with that step starting at the same x. Created by MainWindow
+// as the "Job" dock, which wires its signals to the timeline.
 
 #include "models/analysis/job_analysis.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <optional>
@@ -18,6 +21,8 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPBars;
+class QCheckBox;
+class QComboBox;
 class QLabel;
 
 namespace stepscope {
@@ -36,16 +41,37 @@ public:
     // Zooms every view to aligned step `column` of ranks-table row `row` (what a click on the cell
     // does); false when there is no such cell.
     bool showCell(int row, int column);
+    // Asks for the ranks aligned at aligned step `column` (alignRequested); false when there is none.
+    bool alignColumn(int column);
+    // The heatmap column whose step-number label is under widget position `pos` of the heatmap, or -1.
+    int columnHeaderAt(QPoint pos) const;
+    QCheckBox *alignBox() const { return m_alignBox; }
+    QComboBox *alignStepBox() const { return m_alignStep; }
+
+public slots:
+    // What the timeline shows now (TimelineView::alignmentChanged): the controls follow, silently.
+    void showAlignment(bool aligned, qint64 step);
+
+signals:
+    // A cell was clicked: run `runId`'s step, in that run's recorded times.
+    void cellShown(qint64 runId, stepscope::NsRange recorded);
+    // Each rank's run id -> where its step of the chosen column starts (recorded); `step` names it.
+    void alignRequested(const QHash<qint64, qint64> &recordedStarts, qint64 step);
+    void alignmentLeft();
 
 private:
     void reload();
     void drawHeatmap();
     void drawBreakdown();
+    void fillAlignSteps();
 
     SessionModel *m_session;
     TimeRangeController *m_time;
     AnalysisModel *m_analysis;
     QLabel *m_finding;
+    QWidget *m_alignRow;
+    QCheckBox *m_alignBox;
+    QComboBox *m_alignStep;
     QCustomPlot *m_heatmap;
     QCPColorMap *m_map = nullptr;
     QCustomPlot *m_breakdown;

@@ -42,6 +42,7 @@ std::vector<KeyboardShortcuts::Row> KeyboardShortcuts::timelineRows() {
         {"Esc", "clear the selection"},
         {"double-click a slice", "zoom to it"},
         {"click a step number", "zoom to that step"},
+        {"R", "align the ranks at the step under the mouse; again: recorded times"},
         {"Enter / Shift + Enter in the search box", "next / previous hit"},
         {"drag a track's name", "reorder tracks in its group"},
         {"Alt + ↑ / Alt + ↓", "move the selected slice's track up / down"},

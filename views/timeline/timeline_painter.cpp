@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace stepscope {
 
@@ -24,6 +25,8 @@ const QColor kText(32, 35, 40);
 const QColor kMutedText(110, 116, 126);
 const QColor kSelection(66, 133, 244);
 const QColor kStepLine(150, 170, 205);
+const QColor kAligned(214, 118, 26);        // the common start of an aligned step
+const QColor kHighlightedRun(255, 226, 178);  // the run brought into view from the Job dock
 
 struct XMap {
     double left, scale;
@@ -35,6 +38,23 @@ XMap xmap(const TimelineFrame &f) {
     return {double(d.left()), double(d.width()) / double(std::max<int64_t>(1, f.range.duration())), f.range.start};
 }
 int screenY(const TimelineFrame &f, int contentY) { return TimelinePainter::kHeaderHeight + contentY - f.scrollY; }
+// A value track's samples are kept as recorded: read them over the range its run is shifted from.
+NsRange recordedRange(const TimelineFrame &f, int track) {
+    const int64_t offset = f.model->tracks()[size_t(track)].offsetNs;
+    return {f.range.start - offset, f.range.end - offset};
+}
+// A run header's title; while ranks are aligned it names the rank and how far the run was moved.
+QString runTitle(const TimelineFrame &f, int group) {
+    const TimelineGroup &g = f.model->groups()[size_t(group)];
+    QString title = displayText(g.title);
+    if (!f.alignedStep) return title;
+    if (g.rank && !title.contains(QStringLiteral("rank"), Qt::CaseInsensitive))
+        title = QStringLiteral("rank %1 · %2").arg(*g.rank).arg(title);
+    const int64_t offset = f.model->runOffset(g.runId);
+    if (offset != 0)
+        title += QStringLiteral(" · %1%2").arg(offset > 0 ? QStringLiteral("+") : QStringLiteral("−")).arg(formatDurationNs(std::llabs(offset)));
+    return title;
+}
 QFont sized(QFont font, double pt, bool bold = false) {
     font.setPointSizeF(pt);
     font.setBold(bold);
@@ -80,13 +100,13 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
         const int y = screenY(f, row.y);
         if (y + row.height < data.top() || y > data.bottom()) continue;
         if (row.kind == TimelineRow::Kind::RunHeader) {
-            p.fillRect(QRect(data.left(), y, data.width(), row.height), kRunHeader);
+            p.fillRect(QRect(data.left(), y, data.width(), row.height), row.index == f.highlightedRunGroup ? kHighlightedRun : kRunHeader);
         } else if (row.kind == TimelineRow::Kind::GroupHeader) {
             p.fillRect(QRect(data.left(), y, data.width(), row.height), kGroupHeader);
         } else if (const TimelineValueSeries *values = f.model->valueSeries(row.index)) {
             const QString &name = f.model->tracks()[size_t(row.index)].name;
-            ValueTrackPainter::paint(p, QRectF(data.left(), y, data.width(), row.height - 1), *values, f.range,
-                                     ValueTrackPainter::colorFor(name));
+            ValueTrackPainter::paint(p, QRectF(data.left(), y, data.width(), row.height - 1), *values,
+                                     recordedRange(f, row.index), ValueTrackPainter::colorFor(name));
         } else {
             items.clear();
             f.model->fetch(row.index, f.range, nsPerPx, items);
@@ -109,6 +129,10 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
             const double x = std::round(m.x(s->startNs));
             for (int y = data.top(); y < data.bottom(); y += 6) p.fillRect(QRectF(x, y, 1, 3), dot);
         }
+    }
+    if (f.alignedStep) {
+        const double x = std::round(m.x(f.origin));
+        p.fillRect(QRectF(x - 1, data.top(), 2, data.height()), kAligned);
     }
     if (f.selection.valid()) {
         p.setPen(QPen(kSelection, 1));
@@ -294,7 +318,7 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
             p.setFont(base);
             if (t.isValueTrack()) {
                 ValueTrackPainter::paintLabel(p, QRect(28, y, f.labelWidth - 34, row.height), displayText(t.name),
-                                              *f.model->valueSeries(row.index), f.range, kText, kMutedText);
+                                              *f.model->valueSeries(row.index), recordedRange(f, row.index), kText, kMutedText);
             } else {
                 const QFontMetrics fm(base);
                 const QString count = QStringLiteral("%L1").arg(t.sliceCount);
@@ -308,13 +332,13 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
             }
         } else {
             const bool run = row.kind == TimelineRow::Kind::RunHeader;
-            p.fillRect(r, run ? kRunHeader : kGroupHeader);
+            p.fillRect(r, run && row.index == f.highlightedRunGroup ? kHighlightedRun : run ? kRunHeader : kGroupHeader);
             p.setFont(run ? bold : semi);
             p.setPen(kText);
             const int indent = run ? 6 : 16;
             const QString arrow = f.layout->isCollapsed(row.index) ? QStringLiteral("▸") : QStringLiteral("▾");
             p.drawText(QRect(indent, y, 14, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow);
-            const QString title = displayText(groups[size_t(row.index)].title);
+            const QString title = run ? runTitle(f, row.index) : displayText(groups[size_t(row.index)].title);
             p.drawText(QRect(indent + 14, y, f.labelWidth - indent - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                        QFontMetrics(p.font()).elidedText(title, Qt::ElideMiddle, f.labelWidth - indent - 20));
         }
@@ -331,9 +355,14 @@ void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {
     const QRect data = dataRect(f.size, f.labelWidth);
     p.setPen(kMutedText);
     const QFontMetrics fm(p.font());
-    // Corner: the visible span.
+    // Corner: the visible span; while ranks are aligned, what the ticks count from (the span moves
+    // to the step band's corner).
+    const QString corner = f.alignedStep ? QStringLiteral("relative to step %1 start").arg(*f.alignedStep)
+                                         : QStringLiteral("span %1").arg(formatDurationNs(f.range.duration()));
+    if (f.alignedStep) p.setPen(kAligned.darker(125));
     p.drawText(QRect(8, 0, f.labelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               QStringLiteral("span %1").arg(formatDurationNs(f.range.duration())));
+               fm.elidedText(corner, Qt::ElideRight, f.labelWidth - 12));
+    p.setPen(kMutedText);
     p.save();
     p.setClipRect(QRect(data.left(), 0, data.width(), kRulerHeight));
     for (const auto &tick : TimeRuler::ticks(f.origin, f.range.start, f.range.end, data.width())) {
@@ -380,7 +409,9 @@ void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     const QRect band(0, kRulerHeight, f.size.width(), kStepBandHeight);
     p.fillRect(band, QColor(250, 251, 252));
     p.setPen(kMutedText);
-    p.drawText(QRect(8, band.top(), f.labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Steps"));
+    const QString title = f.alignedStep ? QStringLiteral("Steps · span %1").arg(formatDurationNs(f.range.duration())) : QStringLiteral("Steps");
+    p.drawText(QRect(8, band.top(), f.labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
+               QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, f.labelWidth - 12));
     const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
     p.save();

@@ -12,6 +12,8 @@
 #include <QPainter>
 #include <QRectF>
 
+#include <optional>
+
 #include <vector>
 
 namespace stepscope {
@@ -36,6 +38,8 @@ struct TimelineFrame {
     TimelineItem selectedItem;
     bool showFlows = true;
     int highlightedStep = -1;  // index into model->steps()
+    std::optional<int64_t> alignedStep;  // ranks aligned at this step: origin is its start
+    int highlightedRunGroup = -1;        // a run header drawn in the accent colour
     const std::vector<TimelineFlow> *selectedFlows = nullptr;  // the selected slice's flows: always drawn
     const std::vector<TimelineSearchModel::Hit> *searchHits = nullptr;  // by start; outlined in view
     int64_t longestSearchHit = 0;

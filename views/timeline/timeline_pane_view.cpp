@@ -18,7 +18,8 @@ namespace stepscope {
 TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_timeline(new TimelineView(session, time, this)),
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
-      m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_flows(new QToolButton(this)) {
+      m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_align(new QToolButton(this)),
+      m_flows(new QToolButton(this)) {
     setObjectName(QStringLiteral("timelinePane"));
     m_timeline->setSearch(m_search);  // every hit in view is outlined
     auto *bar = new QHBoxLayout;
@@ -46,6 +47,12 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     go->setObjectName(QStringLiteral("goToStep"));
     m_stepBox->setObjectName(QStringLiteral("stepBox"));
     bar->addWidget(go);
+    m_align->setText(tr("Align ranks"));
+    m_align->setObjectName(QStringLiteral("alignRanks"));
+    m_align->setCheckable(true);
+    m_align->setToolTip(tr("Stack the runs (ranks) so that this step starts at the same x on each; again: recorded "
+                           "times (R on the timeline, at the step under the mouse)"));
+    bar->addWidget(m_align);
     m_flows->setText(tr("Flows"));
     m_flows->setCheckable(true);
     m_flows->setChecked(m_timeline->flowsVisible());
@@ -81,6 +88,25 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(go, &QToolButton::clicked, this, [goToStep] { goToStep(true); });
     connect(m_stepBox, &QSpinBox::editingFinished, this, [this, goToStep] { goToStep(m_stepBox->hasFocus()); });
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
+    connect(m_align, &QToolButton::clicked, this, [this](bool on) {
+        // The box's step, else the one in the middle of the view.
+        const NsRange r = m_timeline->timeController()->range();
+        const auto centre = m_timeline->stepNear(r.start + r.duration() / 2);
+        if (!on) m_timeline->clearAlignment();
+        else if (!m_timeline->alignRunsAtStep(m_stepBox->value()) && !(centre && m_timeline->alignRunsAtStep(*centre)))
+            m_hitLabel->setText(tr("no step %1 on two runs").arg(m_stepBox->value()));
+        m_align->setChecked(m_timeline->alignedStep().has_value());
+    });
+    connect(m_timeline, &TimelineView::alignmentChanged, this, [this](bool aligned, qint64 step) {
+        m_align->setChecked(aligned);
+        if (aligned) m_stepBox->setValue(int(step));
+    });
+    auto showAlign = [this] {
+        m_align->setVisible(m_timeline->canAlignRuns());
+        m_align->setChecked(m_timeline->alignedStep().has_value());
+    };
+    connect(m_timeline->model(), &TimelineModel::modelReset, this, showAlign);
+    showAlign();
     auto *find = new QAction(tr("Search slices across the whole session"), this);
     find->setShortcut(QKeySequence::Find);
     find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -106,6 +132,7 @@ void TimelinePaneView::setBarVisible(bool on) {
     auto *bar = layout() && layout()->count() > 0 ? layout()->itemAt(0)->layout() : nullptr;
     for (int i = 0; bar && i < bar->count(); ++i)
         if (QWidget *w = bar->itemAt(i)->widget()) w->setVisible(on);
+    m_align->setVisible(on && m_timeline->canAlignRuns());
 }
 
 void TimelinePaneView::search(const QString &text) {

@@ -1,6 +1,7 @@
 #pragma once
 // TimelinePaneView is what MainWindow puts in its centre: a slim tool bar (search over the whole
-// session with previous/next and a hit counter, "go to step", the flow-arrow toggle) above the
+// session with previous/next and a hit counter, "go to step", "align ranks" at that step (sessions
+// of several runs), the flow-arrow toggle) above the
 // TimelineView. It owns the TimelineSearchModel and turns its current hit into a slice selection.
 
 #include "models/qt/session_model.h"
@@ -43,6 +44,7 @@ private:
     QLineEdit *m_searchField;
     QLabel *m_hitLabel;
     QSpinBox *m_stepBox;
+    QToolButton *m_align;  // ranks aligned at the box's step; shown for sessions of several runs
     QToolButton *m_flows;
 };
 

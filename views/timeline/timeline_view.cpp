@@ -32,6 +32,13 @@ TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWi
     connect(m_time, &TimeRangeController::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_model, &TimelineModel::modelReset, this, &TimelineView::applyModelReset);
     connect(m_model, &TimelineModel::detailLoaded, this, qOverload<>(&QWidget::update));
+    connect(m_model, &TimelineModel::runOffsetsChanged, this, [this] {
+        if (m_selectedSliceId >= 0) {  // the selection moved with its run, and so did its arrows
+            m_selectedItem.startNs = m_model->details(m_selectedSliceId).startNs;
+            m_selectedFlows = m_model->flowsOf(m_selectedSliceId);
+        }
+        update();
+    });
     if (m_session) {
         connect(m_session, &SessionModel::sessionChanged, this, &TimelineView::reload);
         reload();
@@ -46,8 +53,14 @@ void TimelineView::reload() {
     m_selectedSliceId = -1;
     m_selectedTrack = -1;
     m_selectedFlows.clear();
+    m_highlightedRun = -1;
     m_model->load(store);  // emits modelReset: choices restored, layout rebuilt
     if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
+    if (m_alignedStep) {  // the model came back as recorded
+        m_alignedStep.reset();
+        m_alignedAt = 0;
+        emit alignmentChanged(false, 0);
+    }
 }
 
 void TimelineView::relayout() {
@@ -235,6 +248,11 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.range = range();
     f.selection = m_time->selection();
     f.origin = m_time->fullRange().valid() ? m_time->fullRange().start : m_model->extent().start;
+    if (m_alignedStep) {
+        f.origin = m_alignedAt;
+        f.alignedStep = m_alignedStep;
+    }
+    f.highlightedRunGroup = m_highlightedRun;
     f.scrollY = m_scrollY;
     f.size = size();
     f.labelWidth = labelWidth();

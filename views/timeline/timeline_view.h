@@ -15,7 +15,12 @@
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_painter.h"
 
+#include <QHash>
 #include <QWidget>
+
+#include <optional>
+
+class QMenu;
 
 namespace stepscope {
 
@@ -37,6 +42,34 @@ public:
 
     // Zooms every view to step `step` (with a small margin); false when the session has no such step.
     bool goToStep(int64_t step);
+
+    // Ranks aligned at a step (issue #15), a view-only transform: every run is drawn shifted so that
+    // its step `step` starts where the first such run's does, its header naming its rank and shift,
+    // and the ruler counts from there ("relative to step N start"). Nothing is written to the
+    // session; the mode itself (on/off, the step) is remembered in QSettings ("timeline/alignRanks").
+    // R toggles it at the step under the mouse. Zooms to the aligned step; false when fewer than two
+    // runs have it.
+    bool alignRunsAtStep(int64_t step);
+    // The same from each run's own start of the step (run id -> recorded start), for ranks whose
+    // step numbers differ (the Job dock aligns by order then); `step` names it on the ruler.
+    bool alignRuns(const QHash<qint64, qint64> &recordedStarts, int64_t step);
+    // Back to the recorded times (what the user asks for; `remember`: the mode stays off next time).
+    void clearAlignment(bool remember = true);
+    // The mode as the user last left it (QSettings), at the remembered step or else the first, without
+    // zooming. MainWindow calls it when a session opens; pictures rendered for the command line and
+    // the evidence pack never do: they show the recorded times, whatever the GUI was left in.
+    void restoreAlignment();
+    std::optional<int64_t> alignedStep() const { return m_alignedStep; }
+    int64_t alignedStartNs() const { return m_alignedAt; }  // display time where the aligned step starts
+    // Brings run `runId` to the top of the tracks (expanded if it was folded), highlights its header
+    // and zooms to `recorded` — a range in that run's own recorded times (shifted when aligned).
+    // What a click on a Job-dock heatmap cell does. false when there is no such run.
+    bool revealRun(int64_t runId, NsRange recorded);
+    int highlightedRunGroup() const { return m_highlightedRun; }
+    // The step under the mouse (or the view centre), as alignment by R would take it; nullopt: none.
+    std::optional<int64_t> stepNear(int64_t t) const;
+    // At least two runs have steps: aligning them means something.
+    bool canAlignRuns() const;
     // Selects a slice by id, scrolls it into view and emits sliceSelected(); -1 clears.
     void selectSlice(int64_t sliceId);
     // selectSlice(), and pans and zooms so that the slice is on screen and wide enough to be drawn
@@ -81,6 +114,7 @@ public:
 
 signals:
     void sliceSelected(const stepscope::SliceDetails &details);  // invalid details: cleared
+    void alignmentChanged(bool aligned, qint64 step);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -106,6 +140,9 @@ private:
     void setRangeContinuous(NsRange r);
     void selectDetails(const SliceDetails &d, bool reveal);
     void clearSelectedSlice();  // emits sliceSelected() with empty details when one was selected
+    bool applyAlignment(const QHash<qint64, qint64> &recordedStarts, int64_t step, bool zoom);
+    QHash<qint64, qint64> recordedStepStarts(int64_t step) const;  // run id -> where its step starts
+    void addAlignmentAction(QMenu &menu, int64_t t);
     NsRange range() const { return m_time->range(); }
 
     SessionModel *m_session;
@@ -130,6 +167,9 @@ private:
     int m_pressLabelWidth = 0;
     QByteArray m_savedChoices;  // the layout choices as saved in the session (JSON)
     bool m_moved = false;
+    std::optional<int64_t> m_alignedStep;  // ranks aligned at this step (display-only run offsets)
+    int64_t m_alignedAt = 0;
+    int m_highlightedRun = -1;  // run group brought into view from the Job dock
 };
 
 } // namespace stepscope

@@ -163,6 +163,10 @@ void TimelineView::keyPressEvent(QKeyEvent *event) {
         }
         break;
     case Qt::Key_Question: KeyboardShortcuts::showDialog(this); break;
+    case Qt::Key_R:  // ranks aligned at the step under the mouse, or back to the recorded times
+        if (m_alignedStep) clearAlignment();
+        else if (const auto step = stepNear(timeAt(anchorX)); step && canAlignRuns()) alignRunsAtStep(*step);
+        break;
     case Qt::Key_Escape:
         m_time->clearSelection();
         clearSelectedSlice();
@@ -233,6 +237,8 @@ void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
     if (event->pos().y() < TimelinePainter::kHeaderHeight) return;
     if (event->pos().x() >= labelWidth()) {  // over the tracks: annotations
         QMenu menu(this);
+        addAlignmentAction(menu, timeAt(event->pos().x()));
+        if (!menu.isEmpty()) menu.addSeparator();
         m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()));
         if (!menu.isEmpty()) menu.exec(event->globalPos());
         return;
@@ -255,6 +261,8 @@ void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
     }
     QAction *showAll = menu.addAction(tr("Show All Tracks (%1 hidden)").arg(m_layout.hiddenCount()), this, &TimelineView::showAllTracks);
     showAll->setEnabled(m_layout.hiddenCount() > 0);
+    menu.addSeparator();
+    addAlignmentAction(menu, timeAt(TimelinePainter::dataRect(size(), labelWidth()).center().x()));
     menu.exec(event->globalPos());
 }
 
