@@ -63,8 +63,8 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
     connect(m_worker, &ImportWorker::finished, this, &MainWindow::onImportFinished);
     connect(m_worker, &ImportWorker::previewReady, this, &MainWindow::onPreviewReady);
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
-        const TimeRange extent = m_session->extent();
-        m_time->setFullRange(extent.valid() ? NsRange{extent.startNs, extent.endNs} : NsRange{});
+        const NsRange extent = m_session->extent();
+        m_time->setFullRange(extent.valid() ? extent : NsRange{});
         // The ranks come back aligned if the user left them so (a GUI habit: never in headless pictures).
         if (m_mode == Mode::Interactive) m_timeline->timeline()->restoreAlignment();
         refreshStatus();

@@ -1,6 +1,7 @@
 #include "models/analysis/op_stats_analyzer.h"
 
 #include "models/analysis/slice_args.h"
+#include "models/store/slice_self_time.h"
 
 #include <algorithm>
 #include <array>
@@ -24,7 +25,7 @@ std::vector<OpStat> OpStatsAnalyzer::analyze(const TraceData &trace, const std::
         const int64_t d = s.dur();
         ++a.count;
         a.total += d;
-        a.self += std::max<int64_t>(0, d - s.childNs);
+        a.self += slice_self_time::selfNs(d, s.childNs);
         a.min = std::min(a.min, d);
         a.max = std::max(a.max, d);
     }

@@ -1,5 +1,7 @@
 #include "models/analysis/trace_data.h"
 
+#include "models/store/slice_self_time.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -87,9 +89,14 @@ TraceData TraceLoader::load(const RunRow &run) const {
         next[ti] = pos;
     }
     d.slices.resize(runSlices);
+    // The stored nesting: each slice's own id (kept in childNs until the parents are resolved) and its
+    // parent's id (-1: none), by position.
+    std::vector<int64_t> parentIds(runSlices, -1);
     auto readRow = [&](SqliteStatement &st, int32_t ti) {
         if (next[size_t(ti)] >= d.tracks[size_t(ti)].first + d.tracks[size_t(ti)].count) return;
+        parentIds[next[size_t(ti)]] = st.columnIsNull(7) ? -1 : st.columnInt(7);
         TraceSlice &s = d.slices[next[size_t(ti)]++];
+        s.childNs = st.columnInt(6);
         s.start = st.columnInt(1) + run.timeBaseNs;
         s.end = s.start + std::max<int64_t>(0, st.columnInt(2));
         s.nameId = int32_t(st.columnInt(3));
@@ -104,14 +111,15 @@ TraceData TraceLoader::load(const RunRow &run) const {
         allSlices = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
     }
     if (runSlices * 2 >= size_t(allSlices)) {
-        SqliteStatement st(m_store.db(), "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation FROM slice");
+        SqliteStatement st(m_store.db(), "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation, id, parent_id FROM slice");
         while (st.step()) {
             const auto it = trackIndex.find(st.columnInt(0));
             if (it != trackIndex.end()) readRow(st, it->second);
         }
     } else {
         SqliteStatement st(m_store.db(),
-            "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation FROM slice WHERE track_id = ?1");
+            "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation, id, parent_id FROM slice "
+            "WHERE track_id = ?1");
         for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
             st.bind(1, d.tracks[ti].id);
             while (st.step()) readRow(st, int32_t(ti));
@@ -123,45 +131,67 @@ TraceData TraceLoader::load(const RunRow &run) const {
     for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
         TraceTrack &t = d.tracks[ti];
         const size_t n = next[ti] - t.first;
-        if (write != t.first) std::move(d.slices.begin() + ptrdiff_t(t.first), d.slices.begin() + ptrdiff_t(t.first + n),
-                                        d.slices.begin() + ptrdiff_t(write));
+        if (write != t.first) {
+            std::move(d.slices.begin() + ptrdiff_t(t.first), d.slices.begin() + ptrdiff_t(t.first + n),
+                      d.slices.begin() + ptrdiff_t(write));
+            std::move(parentIds.begin() + ptrdiff_t(t.first), parentIds.begin() + ptrdiff_t(t.first + n),
+                      parentIds.begin() + ptrdiff_t(write));
+        }
         t.first = write;
         t.count = n;
         write += n;
     }
     d.slices.resize(write);
+    parentIds.resize(write);
     loadStrings(d);
-    std::vector<int32_t> stack;
-    for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
-        TraceTrack &t = d.tracks[ti];
-        auto begin = d.slices.begin() + ptrdiff_t(t.first), end = begin + ptrdiff_t(t.count);
-        // Equal starts: the longer slice encloses the shorter one.
-        auto byStart = [](const TraceSlice &a, const TraceSlice &b) {
-            return a.start != b.start ? a.start < b.start : a.end > b.end;
-        };
-        if (!std::is_sorted(begin, end, byStart)) std::sort(begin, end, byStart);
-        if (t.gpu) continue;
-        // Nesting on host threads: a slice's parent is the innermost open slice that contains its start.
-        stack.clear();
-        for (size_t i = t.first; i < t.first + t.count; ++i) {
-            TraceSlice &s = d.slices[i];
-            while (!stack.empty() && d.slices[size_t(stack.back())].end <= s.start) stack.pop_back();
-            if (!stack.empty()) {
-                TraceSlice &p = d.slices[size_t(stack.back())];
-                s.parent = stack.back();
-                p.childNs += std::min(s.end, p.end) - s.start;
-            }
-            if (s.correlation >= 0) {
-                d.launchStartByCorrelation.emplace(s.correlation, s.start);
-                s.launches = true;
-                // Ancestors of a launching slice launch too; stop at the first already marked.
-                for (auto it = stack.rbegin(); it != stack.rend() && !d.slices[size_t(*it)].launches; ++it)
-                    d.slices[size_t(*it)].launches = true;
-            }
-            stack.push_back(int32_t(i));
-        }
-    }
+    for (TraceTrack &t : d.tracks) resolveNesting(d, t, parentIds);
     return d;
+}
+
+void TraceLoader::resolveNesting(TraceData &d, const TraceTrack &t, std::vector<int64_t> &parentIds) {
+    const auto begin = d.slices.begin() + ptrdiff_t(t.first);
+    // Equal starts: the longer slice first; equal spans keep the stored order (the parent was written
+    // before its child).
+    const auto byStart = [](const TraceSlice &a, const TraceSlice &b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+    };
+    if (!std::is_sorted(begin, begin + ptrdiff_t(t.count), byStart)) {
+        std::vector<uint32_t> order(t.count);
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return byStart(begin[a], begin[b]); });
+        std::vector<TraceSlice> slices(t.count);
+        std::vector<int64_t> parents(t.count);
+        for (size_t i = 0; i < order.size(); ++i) {
+            slices[i] = begin[order[i]];
+            parents[i] = parentIds[t.first + order[i]];
+        }
+        std::move(slices.begin(), slices.end(), begin);
+        std::copy(parents.begin(), parents.end(), parentIds.begin() + ptrdiff_t(t.first));
+    }
+    // Stored parent id → position: positions by slice id (the id waits in childNs until here).
+    std::vector<std::pair<int64_t, int32_t>> byId(t.count);
+    for (size_t i = 0; i < t.count; ++i) byId[i] = {begin[ptrdiff_t(i)].childNs, int32_t(t.first + i)};
+    if (!std::is_sorted(byId.begin(), byId.end())) std::sort(byId.begin(), byId.end());
+    for (size_t i = t.first; i < t.first + t.count; ++i) d.slices[i].childNs = 0;
+    for (size_t i = t.first; i < t.first + t.count; ++i) {
+        TraceSlice &s = d.slices[i];
+        if (const int64_t pid = parentIds[i]; pid >= 0) {
+            const auto it = std::lower_bound(byId.begin(), byId.end(), std::make_pair(pid, INT32_MIN));
+            // A parent comes before its child; anything else (a tampered session) is no nesting.
+            if (it != byId.end() && it->first == pid && size_t(it->second) < i) {
+                TraceSlice &p = d.slices[size_t(it->second)];
+                s.parent = it->second;
+                p.childNs += slice_self_time::childCover(p.start, p.end, s.start, s.end);
+            }
+        }
+        if (t.gpu || s.correlation < 0) continue;
+        d.launchStartByCorrelation.emplace(s.correlation, s.start);
+        s.launches = true;
+        // Ancestors of a launching slice launch too; stop at the first already marked.
+        for (int32_t q = s.parent; q >= 0 && !d.slices[size_t(q)].launches; q = d.slices[size_t(q)].parent)
+            d.slices[size_t(q)].launches = true;
+    }
 }
 
 } // namespace stepscope

@@ -1,6 +1,7 @@
 #pragma once
 // TraceData owns one run's timed events as the analysis needs them: host-thread and GPU-stream slices
-// in absolute ns, per track ordered by start, with their nesting (parent, time of direct children),
+// in absolute ns, per track ordered by start, with the nesting the import stored (parent, and the
+// time direct children cover by the one self-time rule, slice_self_time),
 // whether each host slice launches GPU work (itself or something nested in it), and the map from a
 // correlation id to its host launch call, and the strings its slices name. TraceLoader fills it from
 // the session with one indexed query per track (or one scan when the run is most of the session). Built by RunAnalyzer; read by every analyzer of models/analysis.
@@ -27,10 +28,10 @@ struct TraceTrack {
 struct TraceSlice {
     int64_t start = 0, end = 0;
     int64_t correlation = -1;   // -1: none
-    int64_t childNs = 0;        // time covered by direct children (self = end - start - childNs)
+    int64_t childNs = 0;        // time direct children cover inside it (slice_self_time::selfNs)
     int32_t nameId = 0, catId = -1;
     int32_t track = 0;          // index into TraceData::tracks
-    int32_t parent = -1;        // enclosing slice on the same host track
+    int32_t parent = -1;        // the stored parent (index), on the same track
     bool gpu = false;
     bool launches = false;      // host: this slice or a descendant carries a correlation id (launch call)
     int64_t dur() const { return end - start; }
@@ -63,6 +64,8 @@ public:
 
 private:
     void loadStrings(TraceData &d) const;
+    // Orders track `t` by start and turns stored parent ids into indices, child time, launch marks.
+    static void resolveNesting(TraceData &d, const TraceTrack &t, std::vector<int64_t> &parentIds);
     const SessionStore &m_store;
 };
 

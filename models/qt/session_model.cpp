@@ -20,14 +20,14 @@ void SessionModel::close() {
     emit sessionChanged();
 }
 
-TimeRange SessionModel::extent() const {
+NsRange SessionModel::extent() const {
     if (!m_store) return {};
     SessionReader reader(*m_store);
-    TimeRange out;
+    NsRange out;
     bool any = false;
     auto add = [&](int64_t lo, int64_t hi) {
-        out.startNs = any ? std::min(out.startNs, lo) : lo;
-        out.endNs = any ? std::max(out.endNs, hi) : hi;
+        out.start = any ? std::min(out.start, lo) : lo;
+        out.end = any ? std::max(out.end, hi) : hi;
         any = true;
     };
     // The timeline's summary knows every track's span: a few rows instead of a scan of every slice
@@ -42,8 +42,8 @@ TimeRange SessionModel::extent() const {
             if (fromLod.step() && !fromLod.columnIsNull(0)) add(fromLod.columnInt(0) + run.timeBaseNs, fromLod.columnInt(1) + run.timeBaseNs);
             continue;
         }
-        const TimeRange r = reader.runTimeRange(run.id);
-        if (r.valid()) add(r.startNs, r.endNs);
+        const NsRange r = reader.runTimeRange(run.id);
+        if (r.valid()) add(r.start, r.end);
     }
     // Metrics: each series' first and last sample through its (series_id, t_ns) index.
     std::map<int64_t, int64_t> offsets;
@@ -60,7 +60,7 @@ TimeRange SessionModel::extent() const {
         const int64_t offset = offsets[series.columnInt(1)];
         add(first.columnInt(0) + offset, last.columnInt(0) + offset);
     }
-    return any ? out : TimeRange{};
+    return any ? out : NsRange{};
 }
 
 } // namespace stepscope

@@ -31,7 +31,7 @@ public:
     void notifyChanged() { emit sessionChanged(); }
 
     // The absolute time extent over all runs and metrics; invalid when empty.
-    TimeRange extent() const;
+    NsRange extent() const;
 
 signals:
     void sessionChanged();

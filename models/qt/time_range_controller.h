@@ -4,6 +4,8 @@
 // rangeChanged() without re-emitting it, and calls setRange() when the user zooms or pans there.
 // Times are absolute Unix-epoch ns (or raw trace ns for sessions without an epoch).
 
+#include "models/store/ns_range.h"
+
 #include <QObject>
 #include <QTimer>
 
@@ -11,14 +13,6 @@
 #include <vector>
 
 namespace stepscope {
-
-struct NsRange {
-    int64_t start = 0;
-    int64_t end = 0;
-    int64_t duration() const { return end - start; }
-    bool valid() const { return end > start; }
-    bool operator==(const NsRange &o) const = default;
-};
 
 class TimeRangeController : public QObject {
     Q_OBJECT

@@ -121,7 +121,7 @@ int64_t SessionReader::sliceCount(std::optional<int64_t> runId) const {
     return st.step() ? st.columnInt(0) : 0;
 }
 
-TimeRange SessionReader::runTimeRange(int64_t runId) const {
+NsRange SessionReader::runTimeRange(int64_t runId) const {
     SqliteStatement st(m_store.db(),
         "SELECT min(s.start_ns), max(s.start_ns + s.dur_ns) FROM slice s JOIN track t ON t.id = s.track_id "
         "WHERE t.run_id = ?1");

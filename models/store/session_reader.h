@@ -3,6 +3,7 @@
 // typed rows for sources, runs, tracks, steps, metrics and the import log. Times it returns are
 // absolute (run time base + the user's clock offset for the source), in ns.
 
+#include "models/store/ns_range.h"
 #include "models/store/session_enums.h"
 #include "models/store/session_store.h"
 
@@ -64,11 +65,6 @@ struct LogRow {
     std::string file, position, message;
 };
 
-struct TimeRange {
-    int64_t startNs = 0, endNs = 0;
-    bool valid() const { return endNs > startNs; }
-};
-
 class SessionReader {
 public:
     explicit SessionReader(const SessionStore &store) : m_store(store) {}
@@ -82,7 +78,7 @@ public:
     std::vector<ToolVerdictRow> toolVerdicts() const;  // by file path
     std::string sourcePath(int64_t sourceId) const;    // empty when there is no such source
     int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
-    TimeRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
+    NsRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
     std::vector<MetricSeriesRow> metricSeries() const;
     std::optional<int64_t> firstMetricTime() const;    // absolute time of the earliest metric sample
     std::vector<LogRow> importLog(int limit = 1000) const;

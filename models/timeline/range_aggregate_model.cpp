@@ -2,6 +2,7 @@
 
 #include "models/timeline/name_colors.h"
 
+#include "models/store/slice_self_time.h"
 #include "models/store/sqlite_statement.h"
 
 #include <algorithm>
@@ -37,37 +38,56 @@ std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::comput
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     std::unordered_map<int64_t, Row> byName;
     try {
-        SqliteStatement totals(db, "SELECT name_id, count(*), sum(dur_ns) FROM slice WHERE track_id = ?1 "
-                                   "AND start_ns >= ?2 AND start_ns < ?3 GROUP BY name_id");
-        // Children time charged to the parent's name, for self time.
-        SqliteStatement children(db, "SELECT p.name_id, sum(c.dur_ns) FROM slice c JOIN slice p ON p.id = c.parent_id "
-                                     "WHERE c.track_id = ?1 AND c.start_ns >= ?2 AND c.start_ns < ?3 GROUP BY p.name_id");
+        // The slices starting in the range, then the children of each (they start inside it, so
+        // between the range start and the last of those slices' ends): self time by the one rule.
+        SqliteStatement inRange(db, "SELECT id, name_id, start_ns, dur_ns FROM slice WHERE track_id = ?1 "
+                                    "AND start_ns >= ?2 AND start_ns < ?3");
+        SqliteStatement children(db, "SELECT parent_id, start_ns, dur_ns FROM slice WHERE track_id = ?1 "
+                                     "AND start_ns >= ?2 AND start_ns <= ?3 AND parent_id IS NOT NULL");
+        struct Parent {
+            int64_t id, nameId, start, end, childNs = 0;
+        };
+        std::vector<Parent> parents;  // by id, for the children's lookups
         for (const TrackSpan &t : tracks) {
             if (cancelled()) return std::nullopt;
-            totals.bind(1, t.id);
-            totals.bind(2, range.start - t.baseNs);
-            totals.bind(3, range.end - t.baseNs);
-            while (totals.step()) {
-                Row &r = byName[totals.columnInt(0)];
-                r.count += totals.columnInt(1);
-                r.totalNs += totals.columnInt(2);
-                r.selfNs += totals.columnInt(2);
+            parents.clear();
+            int64_t lastEnd = range.start - t.baseNs;
+            inRange.bind(1, t.id);
+            inRange.bind(2, range.start - t.baseNs);
+            inRange.bind(3, range.end - t.baseNs);
+            while (inRange.step()) {
+                const int64_t start = inRange.columnInt(2), dur = std::max<int64_t>(0, inRange.columnInt(3));
+                parents.push_back({inRange.columnInt(0), inRange.columnInt(1), start, start + dur});
+                lastEnd = std::max(lastEnd, start + dur);
             }
-            totals.reset();
+            inRange.reset();
+            if (parents.empty()) continue;
+            const auto byId = [](const Parent &a, const Parent &b) { return a.id < b.id; };
+            if (!std::is_sorted(parents.begin(), parents.end(), byId)) std::sort(parents.begin(), parents.end(), byId);
             children.bind(1, t.id);
             children.bind(2, range.start - t.baseNs);
-            children.bind(3, range.end - t.baseNs);
-            while (children.step()) {
-                auto it = byName.find(children.columnInt(0));
-                if (it != byName.end()) it->second.selfNs -= children.columnInt(1);
+            children.bind(3, lastEnd);
+            for (size_t n = 0; children.step(); ++n) {
+                if ((n & 0xFFFF) == 0xFFFF && cancelled()) return std::nullopt;
+                const int64_t parentId = children.columnInt(0);
+                const auto p = std::lower_bound(parents.begin(), parents.end(), parentId,
+                                                [](const Parent &a, int64_t id) { return a.id < id; });
+                if (p == parents.end() || p->id != parentId) continue;  // a parent outside the range
+                const int64_t start = children.columnInt(1), dur = std::max<int64_t>(0, children.columnInt(2));
+                p->childNs += slice_self_time::childCover(p->start, p->end, start, start + dur);
             }
             children.reset();
+            for (const Parent &p : parents) {
+                Row &r = byName[p.nameId];
+                ++r.count;
+                r.totalNs += p.end - p.start;
+                r.selfNs += slice_self_time::selfNs(p.end - p.start, p.childNs);
+            }
         }
         std::vector<Row> rows;
         SqliteStatement name(db, "SELECT text FROM string WHERE id = ?1");
         for (auto &[id, r] : byName) {
             r.nameId = id;
-            r.selfNs = std::max<int64_t>(0, r.selfNs);
             name.bind(1, id);
             if (name.step()) r.name = QString::fromStdString(name.columnText(0));
             name.reset();

@@ -1,6 +1,7 @@
 // TimelineModel: the questions asked about single slices (details, ids behind summary items, flows).
 #include "models/timeline/timeline_model.h"
 
+#include "models/store/slice_self_time.h"
 #include "models/store/sqlite_statement.h"
 #include "models/timeline/name_colors.h"
 
@@ -69,14 +70,18 @@ SliceDetails TimelineModel::details(int64_t sliceId) const {
     d.argsJson = text(st, 8);
     if (d.track >= 0) d.trackName = m_tracks[size_t(d.track)].name;
 
-    // Self time: minus the direct children (they start inside it on the same track).
-    SqliteStatement children(db, "SELECT COALESCE(sum(dur_ns), 0) FROM slice WHERE track_id = ?1 AND start_ns >= ?2 "
+    // Self time by the one rule (slice_self_time): minus what the direct children cover inside it.
+    SqliteStatement children(db, "SELECT start_ns, dur_ns FROM slice WHERE track_id = ?1 AND start_ns >= ?2 "
                                  "AND start_ns <= ?3 AND parent_id = ?4");
     children.bind(1, trackId);
     children.bind(2, relStart);
     children.bind(3, relStart + d.durNs);
     children.bind(4, sliceId);
-    d.selfNs = d.durNs - (children.step() ? children.columnInt(0) : 0);
+    int64_t childNs = 0;
+    while (children.step())
+        childNs += slice_self_time::childCover(relStart, relStart + d.durNs, children.columnInt(0),
+                                               children.columnInt(0) + std::max<int64_t>(0, children.columnInt(1)));
+    d.selfNs = slice_self_time::selfNs(d.durNs, childNs);
 
     SqliteStatement up(db, "SELECT s.parent_id, n.text, s.start_ns, s.dur_ns FROM slice s JOIN string n ON n.id = s.name_id "
                            "WHERE s.id = ?1");

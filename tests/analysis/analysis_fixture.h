@@ -1,14 +1,18 @@
 #pragma once
 // A tiny session builder for the analysis tests: one run with host threads and GPU streams, slices
 // given in milliseconds or nanoseconds, step markers and metrics — so that every expected number of a
-// test can be computed by hand.
+// test can be computed by hand. Slices are nested per track as the importers nest them (SliceNester)
+// and written parents first when the fixture commits.
 
+#include "importers/common/slice_nester.h"
 #include "models/analysis/category_rules.h"
 #include "models/analysis/run_analysis.h"
 #include "models/store/session_writer.h"
 
 #include <QTemporaryDir>
 
+#include <deque>
+#include <map>
 #include <memory>
 
 namespace stepscope::test {
@@ -43,8 +47,8 @@ public:
         r.nameId = m_writer->intern(name);
         r.categoryId = m_writer->intern(cat);
         r.correlation = correlation;
-        r.argsJson = args;
-        m_writer->addSlice(r);
+        r.argsJson = m_args.emplace_back(args);
+        m_pending[track].push_back(r);
     }
     void step(int64_t n, int64_t start, int64_t end) { m_writer->addStep(m_run, n, start, end - start); }
     int64_t metric(const std::string &name, std::optional<int64_t> device, const std::vector<std::pair<int64_t, double>> &samples,
@@ -53,22 +57,48 @@ public:
         for (const auto &[t, v] : samples) m_writer->addMetricSample(id, t, v);
         return id;
     }
-    void commit() { m_writer->commit(); }
+    void commit() {
+        writeSlices();
+        m_writer->commit();
+    }
 
     RunAnalysis analyze(const AnalysisOptions &options = {}) {
         if (m_writer->active()) commit();
+        writeSlices();
         const CategoryRules rules = CategoryRules::load();
         return RunAnalyzer(*m_store, rules).analyze(SessionReader(*m_store).runs().front(), options);
     }
-    SessionStore &store() { return *m_store; }
+    SessionStore &store() {
+        writeSlices();
+        return *m_store;
+    }
 
     int64_t host = 0;
 
 private:
+    void writeSlices() {
+        for (auto &[track, rows] : m_pending) {
+            std::vector<SliceNester::Span> spans;
+            for (const SliceRow &r : rows) spans.push_back({r.startNs, r.durNs});
+            SliceNester nester;
+            nester.nest(spans);
+            std::vector<int64_t> ids(rows.size(), 0);
+            for (const uint32_t i : nester.order()) {
+                SliceRow &r = rows[i];
+                r.depth = nester.depth(i);
+                if (nester.parent(i) != SliceNester::kNone) r.parentId = ids[size_t(nester.parent(i))];
+                ids[i] = m_writer->addSlice(r);
+            }
+        }
+        m_pending.clear();
+    }
+
     QTemporaryDir m_dir;
     std::unique_ptr<SessionStore> m_store;
     std::unique_ptr<SessionWriter> m_writer;
     int64_t m_source = 0, m_run = 0;
+    std::map<int64_t, std::vector<SliceRow>> m_pending;  // by track, until commit()
+    std::deque<std::string> m_args;
 };
 
 } // namespace stepscope::test

@@ -34,9 +34,9 @@ private slots:
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
         TimeRangeController time;
-        const TimeRange extent = session.extent();
-        time.setFullRange({extent.startNs, extent.endNs});
-        const int64_t base = extent.startNs;  // the fixture's run starts at 0
+        const NsRange extent = session.extent();
+        time.setFullRange(extent);
+        const int64_t base = extent.start;  // the fixture's run starts at 0
         QCOMPARE(base, int64_t(0));
 
         TimelinePaneView pane(&session, &time);

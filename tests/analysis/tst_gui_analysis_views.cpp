@@ -50,8 +50,8 @@ private slots:
             cli::importInto(store, {trace}, {out, err, false});
         }
         m_session.setStore(std::make_unique<SessionStore>(file));
-        const TimeRange extent = m_session.extent();
-        m_time.setFullRange({extent.startNs, extent.endNs});
+        const NsRange extent = m_session.extent();
+        m_time.setFullRange(extent);
     }
 
     void stepBars() {

@@ -120,9 +120,9 @@ private slots:
         {
             SessionModel session;
             session.setStore(std::make_unique<SessionStore>(file));
-            const TimeRange extent = session.extent();
+            const NsRange extent = session.extent();
             QVERIFY(extent.valid());
-            start = extent.startNs + (extent.endNs - extent.startNs) / 4;
+            start = extent.start + (extent.end - extent.start) / 4;
             end = start + 5'000'000;
             QVERIFY(AnnotationModel::of(&session)->add(note(start, end, "checkpoint stalls the GPU", "#e0474c")) > 0);
             QVERIFY(AnnotationModel::of(&session)->add(note(end, end, "resumes")) > 0);

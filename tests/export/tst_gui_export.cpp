@@ -74,10 +74,10 @@ private slots:
         // One stored note, so the pictures carry a saved annotation as well as a transient one.
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(m_session));
-        const TimeRange e = session.extent();
+        const NsRange e = session.extent();
         Annotation a;
-        a.startNs = e.startNs + (e.endNs - e.startNs) / 2;
-        a.endNs = a.startNs + (e.endNs - e.startNs) / 10;
+        a.startNs = e.start + (e.end - e.start) / 2;
+        a.endNs = a.startNs + (e.end - e.start) / 10;
         a.text = "saved note: slow step";
         QVERIFY(AnnotationModel::of(&session)->add(a) > 0);
     }

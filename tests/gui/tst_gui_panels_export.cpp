@@ -159,12 +159,12 @@ private slots:
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
         TimeRangeController time;
-        const TimeRange e = session.extent();
-        time.setFullRange({e.startNs, e.endNs});
+        const NsRange e = session.extent();
+        time.setFullRange(e);
         StepTimeView steps(&session, &time);
         QCOMPARE(steps.barCount(), 3);
         for (const QLabel *l : steps.findChildren<QLabel *>()) QVERIFY2(!l->text().contains("GPU busy"), qPrintable(l->text()));
-        for (const NsRange r : {NsRange{e.startNs, e.endNs}, NsRange{0, 100 * kMs}}) {
+        for (const NsRange r : {e, NsRange{0, 100 * kMs}}) {
             const ExportDecoration d = ExportCaption::build(&session, r, QStringLiteral("steps"));
             QVERIFY2(!d.caption.join('\n').contains("GPU busy"), qPrintable(d.caption.join('\n')));
             QVERIFY(d.caption.join('\n').contains("Bottleneck"));

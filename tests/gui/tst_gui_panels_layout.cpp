@@ -89,8 +89,8 @@ private slots:
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(imported.store->path()));
         TimeRangeController time;
-        const TimeRange e = session.extent();
-        time.setFullRange({e.startNs, e.endNs});
+        const NsRange e = session.extent();
+        time.setFullRange(e);
         StepTimeView view(&session, &time);
         view.resize(1000, 360);
         view.show();

@@ -64,8 +64,8 @@ private slots:
         }
         f.commit();
         m_session.setStore(std::make_unique<SessionStore>(f.store().path()));
-        const TimeRange e = m_session.extent();
-        m_time.setFullRange({e.startNs, e.endNs});
+        const NsRange e = m_session.extent();
+        m_time.setFullRange(e);
     }
 
     void opNameColumnShowsTheWholeName() {

@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(steps.size(), size_t(2));
         QCOMPARE(steps[1].startNs, base + 100);
         QCOMPARE(reader.sliceCount(), int64_t(3));
-        QCOMPARE(reader.runTimeRange(runs[0].id).endNs, base + 100);
+        QCOMPARE(reader.runTimeRange(runs[0].id).end, base + 100);
         // Interned: one row per distinct string, even when written twice.
         QCOMPARE(scalar(store, "SELECT count(*) FROM string WHERE text = 'cudaLaunchKernel'"), int64_t(1));
     }

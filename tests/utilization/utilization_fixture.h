@@ -34,9 +34,9 @@ struct UtilizationFixture {
         session.setStore(std::move(store));
         metrics = std::make_unique<MetricSeriesModel>(&session);
         // A snapshot (every sample at one instant) gets a minute around it, as MainWindow should.
-        TimeRange extent = session.extent();
-        if (extent.endNs - extent.startNs < 1'000'000'000) extent = {extent.startNs - 30'000'000'000, extent.endNs + 30'000'000'000};
-        time.setFullRange({extent.startNs, extent.endNs});
+        NsRange extent = session.extent();
+        if (extent.end - extent.start < 1'000'000'000) extent = {extent.start - 30'000'000'000, extent.end + 30'000'000'000};
+        time.setFullRange(extent);
         view = std::make_unique<UtilizationView>(metrics.get(), &time);
         view->resize(size);
         view->show();

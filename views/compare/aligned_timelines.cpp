@@ -69,8 +69,8 @@ bool AlignedTimelines::setSessions(const QString &baseSession, const QString &ba
         return false;
     }
     for (auto [session, time] : {std::pair{m_baseSession, m_baseTime}, std::pair{m_newSession, m_newTime}}) {
-        const TimeRange extent = session->extent();
-        time->setFullRange(extent.valid() ? NsRange{extent.startNs, extent.endNs} : NsRange{});
+        const NsRange extent = session->extent();
+        time->setFullRange(extent.valid() ? extent : NsRange{});
     }
     m_baseLabel->setText(tr("<b>base</b> %1").arg(baseLabel.toHtmlEscaped()));
     m_newLabel->setText(tr("<b>new</b> %1").arg(newLabel.toHtmlEscaped()));

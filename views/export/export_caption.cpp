@@ -96,8 +96,8 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
     QStringList files;
     for (const SourceRow &s : reader.sources()) files << QFileInfo(QString::fromStdString(s.path)).fileName();
     if (!files.isEmpty()) d.caption << QObject::tr("Source: %1").arg(files.join(", "));
-    const TimeRange extent = session->extent();
-    const int64_t origin = extent.valid() ? extent.startNs : range.start;
+    const NsRange extent = session->extent();
+    const int64_t origin = extent.valid() ? extent.start : range.start;
     AnalysisModel *analysis = AnalysisModel::of(session);
     const std::vector<RunRow> runs = analysis->runs();
     // The figures of the first run's steps in the picture: the legend's step-time breakdown.

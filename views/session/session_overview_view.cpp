@@ -29,8 +29,8 @@ SessionOverviewView::SessionOverviewView(SessionModel *session, TimeRangeControl
     connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
         const QVariant runId = item->data(0, Qt::UserRole);
         if (!runId.isValid() || !m_session->store()) return;
-        const TimeRange r = SessionReader(*m_session->store()).runTimeRange(runId.toLongLong());
-        if (r.valid()) m_time->setRange({r.startNs, r.endNs});
+        const NsRange r = SessionReader(*m_session->store()).runTimeRange(runId.toLongLong());
+        if (r.valid()) m_time->setRange(r);
     });
     reload();
 }

@@ -63,8 +63,8 @@ void ClockOffsetDialog::load() {
     for (const RunRow &run : reader.runs()) {
         auto &a = anchor.try_emplace(run.sourceId, true, true).first->second;
         a.second = a.second && run.hasEpoch;
-        const TimeRange r = reader.runTimeRange(run.id);
-        if (r.valid()) start.try_emplace(run.sourceId, r.startNs);  // includes the source's offset
+        const NsRange r = reader.runTimeRange(run.id);
+        if (r.valid()) start.try_emplace(run.sourceId, r.start);  // includes the source's offset
     }
     QStringList unanchored;
     for (const SourceRow &s : reader.sources()) {
