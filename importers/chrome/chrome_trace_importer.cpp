@@ -1,6 +1,6 @@
 #include "importers/chrome/chrome_trace_importer.h"
 
-#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_parser.h"
 #include "importers/chrome/chrome_trace_tokenizer.h"
 #include "importers/chrome/chrome_trace_writer.h"
 #include "importers/chrome/json_scan.h"
@@ -112,7 +112,7 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
         return result;
     }
     LocalStringTable strings;
-    ChromeTraceBuffer buffer(strings);
+    ChromeTraceParser buffer(strings);
     ChromeTraceTokenizer tokenizer;
     ChromeEvent event;
     std::vector<char> chunk;

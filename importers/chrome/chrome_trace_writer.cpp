@@ -44,7 +44,7 @@ std::string position(int64_t offset) {
 
 } // namespace
 
-ChromeTraceWriter::ChromeTraceWriter(ImportContext &ctx, ChromeTraceBuffer &buffer, const ChromeTraceHeader &header,
+ChromeTraceWriter::ChromeTraceWriter(ImportContext &ctx, ChromeTraceParser &buffer, const ChromeTraceHeader &header,
                                      std::string runName)
     : m_ctx(ctx), m_w(ctx.writer()), m_buf(buffer), m_header(header), m_runName(std::move(runName)) {}
 
@@ -135,7 +135,7 @@ void ChromeTraceWriter::classifyTracks() {
         info.tid = t.tid;
         const auto pit = m_buf.processes().find(t.pid);
         const ProcessMeta *proc = pit != m_buf.processes().end() ? &pit->second : nullptr;
-        const auto tit = m_buf.threads().find(ChromeTraceBuffer::threadKey(t.pid, t.tid));
+        const auto tit = m_buf.threads().find(ChromeTraceParser::threadKey(t.pid, t.tid));
         const ThreadMeta *thread = tit != m_buf.threads().end() ? &tit->second : nullptr;
         const std::string processName = proc && !proc->name.empty() ? proc->name : "process " + t.pid;
         int64_t processSort = proc && proc->sortIndex ? *proc->sortIndex : json::parseInteger(t.pid).value_or(0);

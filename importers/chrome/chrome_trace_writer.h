@@ -1,5 +1,5 @@
 #pragma once
-// ChromeTraceWriter turns a filled ChromeTraceBuffer into session rows for one run: it picks the
+// ChromeTraceWriter turns a filled ChromeTraceParser into session rows for one run: it picks the
 // time base (Kineto baseTimeNanoseconds, SageMaker start time, absolute epoch µs, or none),
 // classifies tracks (host thread / GPU stream with its device from process labels or names, or
 // other), nests each track with SliceNester (overflow rows counted, never dropped), binds flow
@@ -15,7 +15,7 @@
 #include "importers/chrome/bounded_queue.h"
 #include "models/store/bulk_row_inserter.h"
 #include "importers/chrome/chrome_event.h"
-#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_parser.h"
 #include "importers/common/import_context.h"
 
 #include <algorithm>
@@ -32,7 +32,7 @@ class SliceNester;
 
 class ChromeTraceWriter {
 public:
-    ChromeTraceWriter(ImportContext &ctx, ChromeTraceBuffer &buffer, const ChromeTraceHeader &header,
+    ChromeTraceWriter(ImportContext &ctx, ChromeTraceParser &buffer, const ChromeTraceHeader &header,
                       std::string runName);
 
     // False when cancelled part-way (the caller rolls back). The cancel flag is polled, and the
@@ -115,7 +115,7 @@ private:
 
     ImportContext &m_ctx;
     SessionWriter &m_w;
-    ChromeTraceBuffer &m_buf;
+    ChromeTraceParser &m_buf;
     const ChromeTraceHeader &m_header;
     std::string m_runName;
     RunInfo m_run;

@@ -1,6 +1,12 @@
 #pragma once
 // Importer is the one interface every file format implements. The registry (importer_registry.h)
 // sniffs a file's content and picks the importer; logdir discovery walks folders with it.
+// Every format is read in the same three stages, named the same way (Perfetto's vocabulary):
+// a *tokenizer* turns the file's bytes into the format's records in file order (ChromeTraceTokenizer,
+// XPlaneTokenizer, LineTokenizer, NsysTokenizer, TfRecordTokenizer), a *parser* turns records into the
+// run's events (ChromeTraceParser, the metric formats' *Parser, TfEventParser, TfProfilerToolParser),
+// and a *writer* puts them into the session through SessionWriter (ChromeTraceWriter,
+// XPlaneSpaceWriter/XPlaneLineWriter, MetricWriter).
 
 #include "importers/common/import_context.h"
 

@@ -3,7 +3,7 @@
 // session: ids are local (1, 2, ... in order of first appearance), and storeIds() interns them all
 // into the store once the file's turn to write has come. This is what lets SessionImporter parse the
 // files of a job on several workers while the SQLite writes stay on one connection, in input order.
-// Used by ChromeTraceBuffer (Chrome and Nsight Systems imports); StringInterner is the cache for
+// Used by ChromeTraceParser (Chrome and Nsight Systems imports); StringInterner is the cache for
 // importers that write while they read.
 
 #include "models/store/session_writer.h"

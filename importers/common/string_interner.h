@@ -1,7 +1,7 @@
 #pragma once
 // StringInterner caches SessionWriter::intern() for an importer's hot loop: looking a name up by
 // string_view allocates nothing, and each distinct text reaches the store once. One per import;
-// used by ChromeTraceBuffer (and meant for the other trace importers).
+// used by ChromeTraceParser (and meant for the other trace importers).
 
 #include "models/store/session_writer.h"
 

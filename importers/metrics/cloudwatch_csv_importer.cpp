@@ -16,7 +16,7 @@ bool CloudWatchCsvImporter::sniff(const std::filesystem::path &, std::string_vie
 }
 
 ImportResult CloudWatchCsvImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
-    MetricSink sink(ctx, runNameFor(file));
+    MetricWriter writer(ctx, runNameFor(file));
     const int64_t periodNs = csvTimeSpacing(file);
     bool dividedAny = false, undividable = false;
     auto mapper = [&](const CsvMetricParser::Column &c) {
@@ -41,7 +41,7 @@ ImportResult CloudWatchCsvImporter::import(const std::filesystem::path &file, Im
         }
         return t;
     };
-    ImportResult r = importCsvMetrics(file, ctx, sink, mapper, "no CloudWatch samples found", true);
+    ImportResult r = importCsvMetrics(file, ctx, writer, mapper, "no CloudWatch samples found", true);
     if (dividedAny)
         ctx.info("", "byte counts per period (NetworkIn/Out, Disk/EBS Read/WriteBytes) divided by the " +
                          std::to_string(periodNs / 1000000) + " ms sample spacing to give B/s");

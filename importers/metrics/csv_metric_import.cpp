@@ -2,7 +2,7 @@
 
 namespace stepscope::metrics {
 
-ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &ctx, MetricSink &sink,
+ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &ctx, MetricWriter &writer,
                               const CsvColumnMapper &mapper, const std::string &emptyMessage,
                               bool zonelessUtc) {
     CsvMetricParser parser;
@@ -17,7 +17,7 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
         if (trim(line).empty() || trim(line).front() == '#') return true;
         if (!haveHeader) {
             if (!parser.parseHeader(line)) {
-                sink.warn(n, "header needs a time column and at least one value column");
+                writer.warn(n, "header needs a time column and at least one value column");
                 return false;
             }
             haveHeader = true;
@@ -28,18 +28,18 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
         }
         int64_t t = 0;
         if (!parser.parseRow(line, t, values, error, problems)) {
-            sink.warn(n, error + "; row skipped");
+            writer.warn(n, error + "; row skipped");
             return true;
         }
-        for (const auto &p : problems) sink.warn(n, "not a number: " + p + "; no sample");
+        for (const auto &p : problems) writer.warn(n, "not a number: " + p + "; no sample");
         for (size_t i = 0; i < values.size(); ++i) {
             if (!values[i] || !targets[i].keep) continue;
-            if (handles[i] < 0) handles[i] = sink.series(targets[i].series, std::nullopt, targets[i].unit, targets[i].run);
-            sink.add(handles[i], t, *values[i] * targets[i].scale);
+            if (handles[i] < 0) handles[i] = writer.series(targets[i].series, std::nullopt, targets[i].unit, targets[i].run);
+            writer.add(handles[i], t, *values[i] * targets[i].scale);
         }
         return true;
     };
-    ImportResult r = driveLines(file, ctx, sink, emptyMessage, onLine);
+    ImportResult r = driveLines(file, ctx, writer, emptyMessage, onLine);
     if (parser.sawZonelessTime() && zonelessUtc)
         ctx.info("", "times carry no zone; read as UTC");
     else if (parser.sawZonelessTime())
@@ -50,7 +50,7 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
 }
 
 int64_t csvTimeSpacing(const std::filesystem::path &file, size_t maxRows) {
-    LineReader reader(file);
+    LineTokenizer reader(file);
     CsvMetricParser parser;
     SpacingTracker spacing;
     std::vector<std::optional<double>> values;

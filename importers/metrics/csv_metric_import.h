@@ -1,10 +1,10 @@
 #pragma once
 // The streaming loop shared by the CSV metric importers (GenericCsvImporter, CloudWatchCsvImporter):
-// header -> CsvMetricParser, each row -> MetricSink, with a per-column mapping decided once per
+// header -> CsvMetricParser, each row -> MetricWriter, with a per-column mapping decided once per
 // header (series name, unit, scale, run). Logs info rows for zone-less or relative times.
 
 #include "importers/metrics/csv_metric_parser.h"
-#include "importers/metrics/metric_sink.h"
+#include "importers/metrics/metric_writer.h"
 
 #include <functional>
 
@@ -12,12 +12,12 @@ namespace stepscope::metrics {
 
 struct CsvColumnTarget {
     bool keep = true;
-    std::string series, unit, run;  // empty run = the sink's default run
+    std::string series, unit, run;  // empty run = the writer's default run
     double scale = 1.0;
 };
 using CsvColumnMapper = std::function<CsvColumnTarget(const CsvMetricParser::Column &)>;
 
-ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &ctx, MetricSink &sink,
+ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &ctx, MetricWriter &writer,
                               const CsvColumnMapper &mapper, const std::string &emptyMessage,
                               bool zonelessUtc = false);
 

@@ -14,9 +14,9 @@ bool GenericCsvImporter::sniff(const std::filesystem::path &file, std::string_vi
 }
 
 ImportResult GenericCsvImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
-    MetricSink sink(ctx, runNameFor(file));
+    MetricWriter writer(ctx, runNameFor(file));
     auto mapper = [](const CsvMetricParser::Column &c) { return CsvColumnTarget{true, c.name, c.unit, {}, 1.0}; };
-    return importCsvMetrics(file, ctx, sink, mapper,
+    return importCsvMetrics(file, ctx, writer, mapper,
                             "no samples found (expected a header, a time column and numeric columns)");
 }
 

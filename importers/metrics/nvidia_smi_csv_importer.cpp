@@ -1,6 +1,6 @@
 #include "importers/metrics/nvidia_smi_csv_importer.h"
 
-#include "importers/metrics/metric_sink.h"
+#include "importers/metrics/metric_writer.h"
 #include "importers/metrics/nvidia_smi_csv_parser.h"
 
 namespace stepscope {
@@ -14,7 +14,7 @@ bool NvidiaSmiCsvImporter::sniff(const std::filesystem::path &, std::string_view
 }
 
 ImportResult NvidiaSmiCsvImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
-    MetricSink sink(ctx, runNameFor(file));
+    MetricWriter writer(ctx, runNameFor(file));
     NvidiaSmiCsvParser parser;
     NvidiaSmiCsvParser::Row row;
     std::string error;
@@ -31,16 +31,16 @@ ImportResult NvidiaSmiCsvImporter::import(const std::filesystem::path &file, Imp
             return true;
         }
         if (!parser.hasHeader()) {
-            sink.warn(n, "data before the 'timestamp, ...' header; not an nvidia-smi --query-gpu CSV line");
+            writer.warn(n, "data before the 'timestamp, ...' header; not an nvidia-smi --query-gpu CSV line");
             return n < 100;  // give up on a file that never shows a header
         }
         if (!parser.parseRow(line, row, error, problems)) {
-            sink.warn(n, error + "; row skipped");
+            writer.warn(n, error + "; row skipped");
             return true;
         }
-        for (const auto &p : problems) sink.warn(n, "not a number: " + p + "; no sample");
+        for (const auto &p : problems) writer.warn(n, "not a number: " + p + "; no sample");
         if (row.device > 4096) {
-            sink.warn(n, "GPU index " + std::to_string(row.device) + " out of range; row skipped");
+            writer.warn(n, "GPU index " + std::to_string(row.device) + " out of range; row skipped");
             return true;
         }
         if (byDevice.size() <= size_t(row.device)) byDevice.resize(size_t(row.device) + 1);
@@ -49,12 +49,12 @@ ImportResult NvidiaSmiCsvImporter::import(const std::filesystem::path &file, Imp
         if (h.size() < cols.size()) h.assign(cols.size(), -1);
         for (size_t i = 0; i < cols.size(); ++i) {
             if (!row.values[i]) continue;
-            if (h[i] < 0) h[i] = sink.series(cols[i].series, row.device, cols[i].unit);
-            sink.add(h[i], row.tNs, *row.values[i]);
+            if (h[i] < 0) h[i] = writer.series(cols[i].series, row.device, cols[i].unit);
+            writer.add(h[i], row.tNs, *row.values[i]);
         }
         return true;
     };
-    ImportResult r = driveLines(file, ctx, sink, "no nvidia-smi samples found", onLine);
+    ImportResult r = driveLines(file, ctx, writer, "no nvidia-smi samples found", onLine);
     if (!sawHeader && r.status == SourceStatus::Failed && r.message.find("empty file") == std::string::npos)
         r.message = file.string() + ": not an nvidia-smi --query-gpu CSV (no 'timestamp, ...' header line)";
     return r;

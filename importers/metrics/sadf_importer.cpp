@@ -1,6 +1,6 @@
 #include "importers/metrics/sadf_importer.h"
 
-#include "importers/metrics/metric_sink.h"
+#include "importers/metrics/metric_writer.h"
 #include "importers/metrics/sadf_parser.h"
 
 namespace stepscope {
@@ -12,24 +12,24 @@ bool SadfImporter::sniff(const std::filesystem::path &, std::string_view head) c
 }
 
 ImportResult SadfImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
-    MetricSink sink(ctx, runNameFor(file));
+    MetricWriter writer(ctx, runNameFor(file));
     SadfParser parser;
     std::vector<SadfSample> out;
     std::string message;
     auto emit = [&] {
-        for (const SadfSample &s : out) sink.add(sink.series(s.series, s.device, s.unit, s.host), s.tNs, s.value);
+        for (const SadfSample &s : out) writer.add(writer.series(s.series, s.device, s.unit, s.host), s.tNs, s.value);
         out.clear();
     };
     auto onLine = [&](std::string_view line, int64_t n) {
         switch (parser.parseLine(line, out, message)) {
         case SadfParser::Result::Info: ctx.info("line " + std::to_string(n), message); break;
-        case SadfParser::Result::Bad: sink.warn(n, message); break;
+        case SadfParser::Result::Bad: writer.warn(n, message); break;
         default: break;
         }
         emit();
         return true;
     };
-    return driveLines(file, ctx, sink, "no CPU, memory, network or disk samples found (sadf -d)", onLine, [&] {
+    return driveLines(file, ctx, writer, "no CPU, memory, network or disk samples found (sadf -d)", onLine, [&] {
         parser.finish(out);  // the last pending network/disk sums
         emit();
     });

@@ -1,6 +1,6 @@
 #include "importers/metrics/smdebug_system_importer.h"
 
-#include "importers/metrics/metric_sink.h"
+#include "importers/metrics/metric_writer.h"
 #include "importers/metrics/smdebug_system_parser.h"
 
 namespace stepscope {
@@ -13,7 +13,7 @@ bool SmdebugSystemImporter::sniff(const std::filesystem::path &, std::string_vie
 }
 
 ImportResult SmdebugSystemImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
-    MetricSink sink(ctx, runNameFor(file));
+    MetricWriter writer(ctx, runNameFor(file));
     SmdebugRecord rec;
     std::string error;
     int64_t skipped = 0;
@@ -21,17 +21,17 @@ ImportResult SmdebugSystemImporter::import(const std::filesystem::path &file, Im
         if (trim(line).empty()) return true;
         if (!SmdebugSystemParser::parse(line, rec, error)) {
             ++skipped;
-            sink.warn(n, error + "; line skipped");
+            writer.warn(n, error + "; line skipped");
             return true;
         }
         SmdebugSeries s = SmdebugSystemParser::map(rec);
-        sink.add(sink.series(s.series, s.device, s.unit, rec.nodeId), rec.tNs, rec.value);
+        writer.add(writer.series(s.series, s.device, s.unit, rec.nodeId), rec.tNs, rec.value);
         return true;
     };
-    ImportResult r = driveLines(file, ctx, sink, "no SageMaker system-metric records found", onLine);
+    ImportResult r = driveLines(file, ctx, writer, "no SageMaker system-metric records found", onLine);
     if (skipped > 0 && r.status != SourceStatus::Failed)
         r.message = file.string() + ": " + std::to_string(skipped) + " bad line(s) skipped; first at " +
-                    sink.firstProblem();
+                    writer.firstProblem();
     return r;
 }
 

@@ -1,9 +1,9 @@
 #include "importers/nsys/nsys_sqlite_importer.h"
 
-#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_parser.h"
 #include "importers/chrome/chrome_trace_writer.h"
 #include "importers/common/local_string_table.h"
-#include "importers/nsys/nsys_event_reader.h"
+#include "importers/nsys/nsys_tokenizer.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "models/store/session_connection.h"
 
@@ -33,7 +33,7 @@ std::string joined(const std::vector<std::string> &items) {
 // The size of each GPU that ran work (TARGET_INFO_GPU.totalMemory) as a constant gpu_mem_total
 // series over the trace, as the Chrome importer writes deviceProperties' totalGlobalMem.
 void writeDeviceMemory(ImportContext &ctx, const std::string &run, const ChromeTraceHeader &header,
-                       const NsysEventReader &reader, const ChromeTraceBuffer &buffer) {
+                       const NsysTokenizer &reader, const ChromeTraceParser &buffer) {
     if (!buffer.hasTimes())
         return;
     const int64_t base = header.baseTimeNs.value_or(0);
@@ -95,9 +95,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     }
     const StepNameRules steps = StepNameRules::load();
     LocalStringTable strings;
-    ChromeTraceBuffer buffer(strings, steps);
+    ChromeTraceParser buffer(strings, steps);
     int64_t total = 1;
-    NsysEventReader reader(*ex, buffer, steps, ctx, [&](int64_t done, int64_t estimate) {
+    NsysTokenizer reader(*ex, buffer, steps, ctx, [&](int64_t done, int64_t estimate) {
         total = estimate;
         ctx.progress(int64_t(double(done) * kReadShare), estimate);
     });

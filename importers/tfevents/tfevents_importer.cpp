@@ -1,7 +1,7 @@
 #include "importers/tfevents/tfevents_importer.h"
 
-#include "importers/tfevents/tfevent_decoder.h"
-#include "importers/tfevents/tfrecord_reader.h"
+#include "importers/tfevents/tfevent_parser.h"
+#include "importers/tfevents/tfrecord_tokenizer.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -9,7 +9,7 @@
 namespace stepscope {
 namespace {
 
-std::string recordPosition(const TfRecordReader &r) {
+std::string recordPosition(const TfRecordTokenizer &r) {
     return "record " + std::to_string(r.recordIndex()) + " (byte " + std::to_string(r.recordOffset()) + ")";
 }
 
@@ -24,21 +24,21 @@ std::string TfEventsImporter::runNameFor(const std::filesystem::path &file) {
 
 bool TfEventsImporter::sniff(const std::filesystem::path &, std::string_view head) const {
     // A record whose length CRC verifies, holding an Event that starts with wall_time (field 1, fixed64).
-    return TfRecordReader::looksLikeRecord(head) && head.size() > 12 && uint8_t(head[12]) == 0x09;
+    return TfRecordTokenizer::looksLikeRecord(head) && head.size() > 12 && uint8_t(head[12]) == 0x09;
 }
 
 ImportResult TfEventsImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
     ImportResult result;
-    TfRecordReader reader(file);
-    TfEventDecoder decoder;
+    TfRecordTokenizer reader(file);
+    TfEventParser decoder;
     TfEvent event;
     const std::string run = runNameFor(file);
     std::unordered_map<std::string, int64_t> series;
     int64_t records = 0, badRecords = 0, badEvents = 0, skippedValues = 0, nonFinite = 0;
-    TfRecordReader::Status status = TfRecordReader::Status::End;
+    TfRecordTokenizer::Status status = TfRecordTokenizer::Status::End;
     while (true) {
         status = reader.next();
-        if (status == TfRecordReader::Status::End || status == TfRecordReader::Status::Error)
+        if (status == TfRecordTokenizer::Status::End || status == TfRecordTokenizer::Status::Error)
             break;
         if ((reader.recordIndex() & 0x3FF) == 0) {
             if (ctx.cancelled()) {
@@ -48,7 +48,7 @@ ImportResult TfEventsImporter::import(const std::filesystem::path &file, ImportC
             }
             ctx.progress(reader.recordOffset(), reader.fileSize());
         }
-        if (status == TfRecordReader::Status::BadRecord) {
+        if (status == TfRecordTokenizer::Status::BadRecord) {
             ++badRecords;
             ctx.warn(recordPosition(reader), reader.message());
             continue;
@@ -89,7 +89,7 @@ ImportResult TfEventsImporter::import(const std::filesystem::path &file, ImportC
                                                      "custom_scalars, …); not imported");
     if (nonFinite > 0)
         ctx.info("", std::to_string(nonFinite) + " scalar values are NaN or infinite; no sample for them");
-    const bool readError = status == TfRecordReader::Status::Error;
+    const bool readError = status == TfRecordTokenizer::Status::Error;
     if (readError) {
         result.message = file.string() + ": " + reader.message();
         ctx.error("byte " + std::to_string(reader.recordOffset()), result.message);

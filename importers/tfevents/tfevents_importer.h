@@ -2,7 +2,7 @@
 // TfEventsImporter reads a TensorBoard event file (`events.out.tfevents.*`, any name: content
 // decides) into metric series: one series per scalar tag, named by the tag, on the wall-clock axis
 // (wall_time seconds → epoch ns), in a run named after the file's folder (TensorBoard's run). Each
-// record goes TfRecordReader → TfEventDecoder → SessionWriter. A record with a bad CRC is a warning
+// record goes TfRecordTokenizer → TfEventParser → SessionWriter. A record with a bad CRC is a warning
 // and skipped; duplicate (tag, step) pairs are all kept (each is a real write, at its own time).
 // Registered in ImporterRegistry; called by logdir discovery and the CLI.
 

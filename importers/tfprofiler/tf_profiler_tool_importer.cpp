@@ -1,6 +1,6 @@
 #include "importers/tfprofiler/tf_profiler_tool_importer.h"
 
-#include "importers/tfprofiler/tf_profiler_tool_reader.h"
+#include "importers/tfprofiler/tf_profiler_tool_parser.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -21,7 +21,7 @@ std::string topOpsJson(const std::vector<ToolTopOp> &ops) {
 } // namespace
 
 bool TfProfilerToolImporter::sniff(const std::filesystem::path &file, std::string_view head) const {
-    if (TfProfilerToolReader::kindOf(file.filename().string()).empty()) return false;
+    if (TfProfilerToolParser::kindOf(file.filename().string()).empty()) return false;
     if (head.empty()) return true;
     const auto tag = uint8_t(head[0]);
     const int wireType = tag & 7;
@@ -42,8 +42,8 @@ ImportResult TfProfilerToolImporter::import(const std::filesystem::path &file, I
         return fail(std::to_string(f.size()) + " bytes, more than a TensorFlow profiler tool file holds (" +
                     std::to_string(kMaxBytes) + ")");
     const QByteArray bytes = f.readAll();
-    const std::string kind = TfProfilerToolReader::kindOf(file.filename().string());
-    const ToolVerdict v = TfProfilerToolReader::read(kind, std::string_view(bytes.constData(), size_t(bytes.size())));
+    const std::string kind = TfProfilerToolParser::kindOf(file.filename().string());
+    const ToolVerdict v = TfProfilerToolParser::read(kind, std::string_view(bytes.constData(), size_t(bytes.size())));
     if (!v.error.empty()) return fail(v.error);
 
     ToolVerdictInfo info;

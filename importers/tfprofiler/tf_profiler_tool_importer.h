@@ -2,7 +2,7 @@
 // TfProfilerToolImporter imports what the TensorFlow profiler concluded about a profile run: one of
 // its tool files (`<host>.overview_page.pb`, `.input_pipeline.pb`, `.tensorflow_stats.pb`,
 // `.kernel_stats.pb`; older TF writes them beside the trace, XProf caches them in the run's folder)
-// becomes one tool_verdict row (TfProfilerToolReader reads it). The analysis puts it beside
+// becomes one tool_verdict row (TfProfilerToolParser reads it). The analysis puts it beside
 // Stepscope's own verdict for the run traced in the same folder (CrossChecks). A file that cannot be
 // read is a warning naming the file and the reason, never a crash. Registered in ImporterRegistry.
 

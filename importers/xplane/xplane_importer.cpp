@@ -3,7 +3,7 @@
 #include "models/store/rank_in_name.h"
 #include "importers/common/byte_source.h"
 #include "importers/xplane/xplane_space_writer.h"
-#include "importers/xplane/xplane_wire_reader.h"
+#include "importers/xplane/xplane_tokenizer.h"
 
 #include <QFile>
 
@@ -35,7 +35,7 @@ public:
             return false;
         }
         const int64_t expected = f.size();
-        if (expected > XPlaneWireReader::kMaxSize) {
+        if (expected > XPlaneTokenizer::kMaxSize) {
             error = file.string() + ": " + std::to_string(expected) + " bytes, beyond the 2 GiB a protobuf message can hold";
             return false;
         }
@@ -63,7 +63,7 @@ private:
 
     bool inflate(const std::filesystem::path &file, std::string &error) {
         ByteSource source(file);
-        source.setLimits(XPlaneWireReader::kMaxSize + 1, ByteSource::kDefaultMaxRatio);
+        source.setLimits(XPlaneTokenizer::kMaxSize + 1, ByteSource::kDefaultMaxRatio);
         std::vector<char> chunk;
         while (source.read(chunk))
             m_inflated.insert(m_inflated.end(), chunk.begin(), chunk.end());
@@ -149,7 +149,7 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
         return result;
     }
 
-    XPlaneWireReader reader(bytes.data(), bytes.size());
+    XPlaneTokenizer reader(bytes.data(), bytes.size());
     XSpaceHeader space;
     if (!reader.readSpace(space) && space.planes.empty()) {
         result.status = SourceStatus::Failed;

@@ -3,7 +3,7 @@
 // by TensorFlow ≥ 2.4, JAX, PyTorch/XLA) into one run of the session, named "<run>/<host>". It reads
 // the file into memory in bounded pieces (never mapped: a file truncated while mapped is SIGBUS; read,
 // it is a short read and a partial import naming the file; gzip is inflated once), walks it with
-// XPlaneWireReader, anchors time on the
+// XPlaneTokenizer, anchors time on the
 // `Task Environment` plane's profile_start_time (epoch ns) when present, turns host-plane lines into
 // host-thread tracks and `/device:GPU:N` / `/device:TPU:N` lines into gpu_stream tracks of device N
 // (derived lines such as "Steps" or "XLA Ops" become their own tracks of kind other), writes each

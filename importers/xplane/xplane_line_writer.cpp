@@ -22,7 +22,7 @@ std::optional<int64_t> integerName(std::string_view name) {
 
 } // namespace
 
-XPlaneLineWriter::XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneWireReader &reader,
+XPlaneLineWriter::XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneTokenizer &reader,
                                    XPlaneLinks &links, XPlaneStepFinder &steps)
     : m_ctx(ctx), m_strings(strings), m_reader(reader), m_links(links), m_steps(steps) {}
 

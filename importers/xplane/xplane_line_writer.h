@@ -19,7 +19,7 @@
 #include "importers/common/string_interner.h"
 #include "importers/xplane/xplane_plane_index.h"
 #include "importers/xplane/xplane_step_finder.h"
-#include "importers/xplane/xplane_wire_reader.h"
+#include "importers/xplane/xplane_tokenizer.h"
 
 #include <cstdint>
 #include <string>
@@ -58,7 +58,7 @@ struct XPlaneLineCounts {
 
 class XPlaneLineWriter {
 public:
-    XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneWireReader &reader, XPlaneLinks &links,
+    XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneTokenizer &reader, XPlaneLinks &links,
                      XPlaneStepFinder &steps);
 
     // baseNs: the line's timestamp_ns already moved onto the run's time base. False when the bytes
@@ -106,7 +106,7 @@ private:
 
     ImportContext &m_ctx;
     StringInterner &m_strings;
-    XPlaneWireReader &m_reader;
+    XPlaneTokenizer &m_reader;
     XPlaneLinks &m_links;
     XPlaneStepFinder &m_steps;
     XPlaneLineCounts m_counts;

@@ -29,7 +29,7 @@ template <typename T> void appendNumber(std::string &out, T v) {
 
 } // namespace
 
-bool XPlaneIndex::build(XPlaneWireReader &reader, const XPlaneHeader &plane) {
+bool XPlaneIndex::build(XPlaneTokenizer &reader, const XPlaneHeader &plane) {
     xplane_wire::XStatMetadata sm;
     for (const WireSpan &entry : plane.statMetadata) {
         int64_t key = 0;
@@ -146,7 +146,7 @@ void XPlaneIndex::appendStats(const google::protobuf::RepeatedPtrField<xplane_wi
         appendStat(stat, out, facts);
 }
 
-std::string XPlaneIndex::planeStatsJson(XPlaneWireReader &reader, const XPlaneHeader &plane) const {
+std::string XPlaneIndex::planeStatsJson(XPlaneTokenizer &reader, const XPlaneHeader &plane) const {
     std::string members;
     EventFacts facts;
     xplane_wire::XStat stat;
@@ -156,7 +156,7 @@ std::string XPlaneIndex::planeStatsJson(XPlaneWireReader &reader, const XPlaneHe
     return "{" + members + "}";
 }
 
-std::optional<int64_t> XPlaneIndex::planeInt(XPlaneWireReader &reader, const XPlaneHeader &plane,
+std::optional<int64_t> XPlaneIndex::planeInt(XPlaneTokenizer &reader, const XPlaneHeader &plane,
                                              std::string_view name) const {
     xplane_wire::XStat stat;
     for (const WireSpan &s : plane.stats)
@@ -165,7 +165,7 @@ std::optional<int64_t> XPlaneIndex::planeInt(XPlaneWireReader &reader, const XPl
     return std::nullopt;
 }
 
-std::optional<std::string> XPlaneIndex::planeText(XPlaneWireReader &reader, const XPlaneHeader &plane,
+std::optional<std::string> XPlaneIndex::planeText(XPlaneTokenizer &reader, const XPlaneHeader &plane,
                                                   std::string_view name) const {
     xplane_wire::XStat stat;
     for (const WireSpan &s : plane.stats) {

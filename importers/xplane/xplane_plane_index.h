@@ -6,7 +6,7 @@
 // importer needs (correlation id, step number, group id). Built per plane by XPlaneImporter; read by
 // XPlaneLineWriter for every event.
 
-#include "importers/xplane/xplane_wire_reader.h"
+#include "importers/xplane/xplane_tokenizer.h"
 
 #include <cstdint>
 #include <optional>
@@ -43,7 +43,7 @@ public:
     };
 
     // Reads the plane's metadata maps; false (reader.error() set) on malformed bytes.
-    bool build(XPlaneWireReader &reader, const XPlaneHeader &plane);
+    bool build(XPlaneTokenizer &reader, const XPlaneHeader &plane);
 
     const EventMeta *event(int64_t metadataId) const;
     std::string_view statName(int64_t id) const;
@@ -51,9 +51,9 @@ public:
     void appendStats(const google::protobuf::RepeatedPtrField<xplane_wire::XStat> &stats, std::string &out,
                      EventFacts &facts) const;
     // Plane-level stats as a JSON object, and the numeric/text value of one by name.
-    std::string planeStatsJson(XPlaneWireReader &reader, const XPlaneHeader &plane) const;
-    std::optional<int64_t> planeInt(XPlaneWireReader &reader, const XPlaneHeader &plane, std::string_view name) const;
-    std::optional<std::string> planeText(XPlaneWireReader &reader, const XPlaneHeader &plane,
+    std::string planeStatsJson(XPlaneTokenizer &reader, const XPlaneHeader &plane) const;
+    std::optional<int64_t> planeInt(XPlaneTokenizer &reader, const XPlaneHeader &plane, std::string_view name) const;
+    std::optional<std::string> planeText(XPlaneTokenizer &reader, const XPlaneHeader &plane,
                                          std::string_view name) const;
 
 private:

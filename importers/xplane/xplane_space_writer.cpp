@@ -38,7 +38,7 @@ std::string lineName(const XLineHeader &line) {
 
 } // namespace
 
-XPlaneSpaceWriter::XPlaneSpaceWriter(ImportContext &ctx, XPlaneWireReader &reader, std::string runName,
+XPlaneSpaceWriter::XPlaneSpaceWriter(ImportContext &ctx, XPlaneTokenizer &reader, std::string runName,
                                      std::string host)
     : m_ctx(ctx), m_reader(reader), m_strings(ctx.writer()),
       m_lineWriter(ctx, m_strings, reader, m_links, m_stepFinder) {

@@ -12,7 +12,7 @@
 #include "importers/xplane/xplane_line_writer.h"
 #include "importers/xplane/xplane_plane_index.h"
 #include "importers/xplane/xplane_step_finder.h"
-#include "importers/xplane/xplane_wire_reader.h"
+#include "importers/xplane/xplane_tokenizer.h"
 
 #include <memory>
 #include <optional>
@@ -23,7 +23,7 @@ namespace stepscope {
 
 class XPlaneSpaceWriter {
 public:
-    XPlaneSpaceWriter(ImportContext &ctx, XPlaneWireReader &reader, std::string runName, std::string host);
+    XPlaneSpaceWriter(ImportContext &ctx, XPlaneTokenizer &reader, std::string runName, std::string host);
 
     // Writes what the space holds; false when cancelled. reader.error() tells whether the bytes
     // were cut short by malformed input (what came before is written either way).
@@ -56,7 +56,7 @@ private:
     int64_t ensureRun();  // the run row is written with the first track (or at the end)
 
     ImportContext &m_ctx;
-    XPlaneWireReader &m_reader;
+    XPlaneTokenizer &m_reader;
     StringInterner m_strings;
     XPlaneLinks m_links;
     XPlaneStepFinder m_stepFinder;

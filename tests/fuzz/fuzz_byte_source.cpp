@@ -1,4 +1,4 @@
-// libFuzzer target: ByteSource's gzip path (and LineReader over it). The input is written to a file
+// libFuzzer target: ByteSource's gzip path (and LineTokenizer over it). The input is written to a file
 // as is, so seeds that start with the gzip magic reach inflate; limits are set small (64 KiB
 // expanded, ratio 50 past the default threshold) so the bomb check runs too. Checks: no crash/UB/
 // leak, offsets stay consistent, an error always names the file.
@@ -6,7 +6,7 @@
 #include "tests/fuzz/fuzz_support.h"
 
 #include "importers/common/byte_source.h"
-#include "importers/metrics/line_reader.h"
+#include "importers/metrics/line_tokenizer.h"
 
 #include <cstdlib>
 
@@ -25,7 +25,7 @@ inline void run(const uint8_t *data, size_t size) {
         if (!src.ok() && src.error().find(file.string()) == std::string::npos) std::abort();
     }
     {
-        metrics::LineReader lines(file);
+        metrics::LineTokenizer lines(file);
         std::string_view line;
         int n = 0;
         while (lines.next(line) && n < 100000) ++n;

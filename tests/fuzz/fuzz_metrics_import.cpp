@@ -1,4 +1,4 @@
-// libFuzzer target: the whole import of one metrics file (line reading, parser, MetricSink, series
+// libFuzzer target: the whole import of one metrics file (line reading, parser, MetricWriter, series
 // and samples in a scratch session, rolled back after each input). The first byte picks the
 // importer: nvidia-smi CSV, nvidia-smi dmon, dcgmi dmon, sadf, SageMaker JSON lines, CloudWatch
 // CSV, generic CSV. Checks: no crash/UB/leak on the store side, never a throw out of import().

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the libFuzzer targets in tests/fuzz and by their regression replay test
-// (tests/robustness/tst_fuzz_regressions.cpp): splitting an input into lines as LineReader would,
+// (tests/robustness/tst_fuzz_regressions.cpp): splitting an input into lines as LineTokenizer would,
 // writing an input to a scratch file for the file-based readers, and a scratch session for the
 // whole-import targets (one store per process; each input is imported and rolled back).
 

@@ -1,5 +1,5 @@
 // The TensorFlow profiler's files in ../shared/samples: XProf's demo analysis files (xprof/demo_data,
-// a GPU run whose input turns slow after step 3) read by TfProfilerToolReader and imported, and the
+// a GPU run whose input turns slow after step 3) read by TfProfilerToolParser and imported, and the
 // TF 2.3 trace.json.gz of smdebug's tfprofiler logdir, which has no step markers: its training
 // function's execution is the step. Skips when the samples are absent.
 //
@@ -8,7 +8,7 @@
 // the input-bound figure recomputed from its per-step details must be the one in TensorFlow's own
 // sentence, and the overview page's embedded input analysis must match input_pipeline.pb.
 
-#include "importers/tfprofiler/tf_profiler_tool_reader.h"
+#include "importers/tfprofiler/tf_profiler_tool_parser.h"
 #include "models/analysis/report_builder.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/importers/import_test_support.h"
@@ -33,7 +33,7 @@ ToolVerdict readTool(const fs::path &file) {
         return failed;
     }
     const QByteArray bytes = f.readAll();
-    return TfProfilerToolReader::read(TfProfilerToolReader::kindOf(file.filename().string()),
+    return TfProfilerToolParser::read(TfProfilerToolParser::kindOf(file.filename().string()),
                                       std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 

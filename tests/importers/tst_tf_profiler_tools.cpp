@@ -1,11 +1,11 @@
 // The TensorFlow profiler's own analysis files (overview_page, input_pipeline, tensorflow_stats,
-// kernel_stats .pb): TfProfilerToolReader on messages built here with the wire-compatible schema,
+// kernel_stats .pb): TfProfilerToolParser on messages built here with the wire-compatible schema,
 // damaged files (a clear import_log warning naming the file and the reason, the trace beside it still
 // imported), and the cross-check end to end: a TF trace with its overview page in one profile run
 // folder gives `runs[].cross_checks` with TensorFlow's figure beside Stepscope's, and a difference of
 // more than 10 points is a finding.
 
-#include "importers/tfprofiler/tf_profiler_tool_reader.h"
+#include "importers/tfprofiler/tf_profiler_tool_parser.h"
 #include "importers/tfprofiler/tf_profiler_tools.pb.h"
 #include "models/analysis/cross_checks.h"
 #include "models/analysis/report_formatter.h"
@@ -53,18 +53,18 @@ class TstTfProfilerTools : public QObject {
     Q_OBJECT
 private slots:
     void kinds() {
-        QCOMPARE(TfProfilerToolReader::kindOf("host.overview_page.pb"), std::string("overview_page"));
-        QCOMPARE(TfProfilerToolReader::kindOf("h.input_pipeline.pb"), std::string("input_pipeline"));
-        QCOMPARE(TfProfilerToolReader::kindOf("h.tensorflow_stats.pb"), std::string("tensorflow_stats"));
-        QCOMPARE(TfProfilerToolReader::kindOf("h.kernel_stats.pb"), std::string("kernel_stats"));
-        QCOMPARE(TfProfilerToolReader::kindOf("h.xplane.pb"), std::string());
-        QCOMPARE(TfProfilerToolReader::kindOf(".overview_page.pb"), std::string());
+        QCOMPARE(TfProfilerToolParser::kindOf("host.overview_page.pb"), std::string("overview_page"));
+        QCOMPARE(TfProfilerToolParser::kindOf("h.input_pipeline.pb"), std::string("input_pipeline"));
+        QCOMPARE(TfProfilerToolParser::kindOf("h.tensorflow_stats.pb"), std::string("tensorflow_stats"));
+        QCOMPARE(TfProfilerToolParser::kindOf("h.kernel_stats.pb"), std::string("kernel_stats"));
+        QCOMPARE(TfProfilerToolParser::kindOf("h.xplane.pb"), std::string());
+        QCOMPARE(TfProfilerToolParser::kindOf(".overview_page.pb"), std::string());
     }
 
     void inputPipelineFigure() {
         const std::vector<StepFigures> steps = {{200, 1, 0.5}, {500, 300, 2}, {1100, 900, 10}};
         // Without TF's own input_percent field: recomputed from the per-step details.
-        const ToolVerdict v = TfProfilerToolReader::read("input_pipeline", inputPipeline(steps, 0).SerializeAsString());
+        const ToolVerdict v = TfProfilerToolParser::read("input_pipeline", inputPipeline(steps, 0).SerializeAsString());
         QVERIFY2(v.error.empty(), v.error.c_str());
         QVERIFY(v.inputPct);
         QVERIFY(std::abs(*v.inputPct - sumInputPct(steps)) < 1e-9);
@@ -74,14 +74,14 @@ private slots:
         QCOMPARE(v.topOps[0].name, std::string("Iterator::Model::ParallelMapV2"));
         QCOMPARE(v.topOps[0].selfPct, 75.0);
         // TF's own field wins where the profiler wrote it.
-        const ToolVerdict own = TfProfilerToolReader::read("input_pipeline", inputPipeline(steps, 42.5).SerializeAsString());
+        const ToolVerdict own = TfProfilerToolParser::read("input_pipeline", inputPipeline(steps, 42.5).SerializeAsString());
         QCOMPARE(*own.inputPct, 42.5);
     }
 
     void overviewPage() {
         const std::vector<StepFigures> steps = {{100, 60, 1}, {100, 62, 0}};
         const std::string sentence = "Your program is HIGHLY input-bound because 61.5% of the total step time sampled is waiting for input.";
-        const ToolVerdict v = TfProfilerToolReader::read("overview_page", overview(steps, sentence).SerializeAsString());
+        const ToolVerdict v = TfProfilerToolParser::read("overview_page", overview(steps, sentence).SerializeAsString());
         QVERIFY2(v.error.empty(), v.error.c_str());
         QCOMPARE(v.verdict, sentence);
         QCOMPARE(v.deviceType, std::string("GPU"));
@@ -100,7 +100,7 @@ private slots:
             r->set_host_or_device("Device");
             r->set_total_self_time_in_us(us);
         }
-        const ToolVerdict s = TfProfilerToolReader::read("tensorflow_stats", db.SerializeAsString());
+        const ToolVerdict s = TfProfilerToolParser::read("tensorflow_stats", db.SerializeAsString());
         QCOMPARE(s.topOps.size(), size_t(2));  // IDLE is not an op
         QCOMPARE(s.topOps[0].name, std::string("conv"));
         QCOMPARE(s.topOps[0].selfPct, 75.0);
@@ -113,7 +113,7 @@ private slots:
         kr = k.add_reports();
         kr->set_name("relu_kernel");
         kr->set_total_duration_ns(10);
-        const ToolVerdict ks = TfProfilerToolReader::read("kernel_stats", k.SerializeAsString());
+        const ToolVerdict ks = TfProfilerToolParser::read("kernel_stats", k.SerializeAsString());
         QCOMPARE(ks.topOps[0].name, std::string("volta_sgemm"));
         QCOMPARE(ks.topOps[0].selfPct, 75.0);
     }
@@ -121,7 +121,7 @@ private slots:
     void damagedFilesAreClearWarnings() {
         const std::string whole = overview({{100, 60, 1}}, "sentence").SerializeAsString();
         for (const std::string &bytes : {whole.substr(0, whole.size() / 2), std::string("\x12\xff\xff\xff\x7f\x01", 6), std::string()}) {
-            const ToolVerdict v = TfProfilerToolReader::read("overview_page", bytes);
+            const ToolVerdict v = TfProfilerToolParser::read("overview_page", bytes);
             QVERIFY2(!v.error.empty(), "a damaged file must say why");
         }
         // Through the importer: the trace beside it is imported, the damaged file is a warning naming it.

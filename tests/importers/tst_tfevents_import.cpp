@@ -1,11 +1,11 @@
-// Golden tests for TfEventsImporter and TfRecordReader: TensorBoard event files are framed here
+// Golden tests for TfEventsImporter and TfRecordTokenizer: TensorBoard event files are framed here
 // byte by byte (TFRecord + masked CRC-32C, Event/Summary/Value protobuf fields), imported into a
 // temporary session, and the exact v_metric and import_log rows are checked: simple_value scalars,
 // TF2 tensor scalars (metadata only on a tag's first value), skipped non-scalars, a record with a
 // bad CRC (warning, rest kept), a cut-short last record and a broken length.
 
 #include "importers/tfevents/tfevents_importer.h"
-#include "importers/tfevents/tfrecord_reader.h"
+#include "importers/tfevents/tfrecord_tokenizer.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
 #include "tests/importers/import_test_support.h"
@@ -87,10 +87,10 @@ std::string record(const std::string &payload) {
     std::string o(8, '\0');
     const uint64_t n = payload.size();
     std::memcpy(o.data(), &n, 8);
-    const uint32_t lc = TfRecordReader::masked(TfRecordReader::crc32c(o.data(), 8));
+    const uint32_t lc = TfRecordTokenizer::masked(TfRecordTokenizer::crc32c(o.data(), 8));
     o.append(reinterpret_cast<const char *>(&lc), 4);
     o += payload;
-    const uint32_t pc = TfRecordReader::masked(TfRecordReader::crc32c(payload.data(), payload.size()));
+    const uint32_t pc = TfRecordTokenizer::masked(TfRecordTokenizer::crc32c(payload.data(), payload.size()));
     o.append(reinterpret_cast<const char *>(&pc), 4);
     return o;
 }
@@ -121,8 +121,8 @@ std::string threeEvents() {
 } // namespace
 
 void TstTfEventsImport::crc32cKnownAnswer() {
-    QCOMPARE(TfRecordReader::crc32c("123456789", 9), 0xE3069283u);  // the CRC-32C check value
-    QCOMPARE(TfRecordReader::masked(0), 0xA282EAD8u);
+    QCOMPARE(TfRecordTokenizer::crc32c("123456789", 9), 0xE3069283u);  // the CRC-32C check value
+    QCOMPARE(TfRecordTokenizer::masked(0), 0xA282EAD8u);
 }
 
 void TstTfEventsImport::sniffsByContent() {

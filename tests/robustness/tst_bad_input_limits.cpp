@@ -9,7 +9,7 @@
 #include "importers/common/byte_source.h"
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
-#include "importers/tfevents/tfrecord_reader.h"
+#include "importers/tfevents/tfrecord_tokenizer.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -276,7 +276,7 @@ private slots:
         // TFRecord whose length (with a valid length CRC) claims ~2^60 bytes.
         const uint64_t len = uint64_t(1) << 60;
         QByteArray rec(reinterpret_cast<const char *>(&len), 8);
-        const uint32_t crc = TfRecordReader::masked(TfRecordReader::crc32c(rec.data(), 8));
+        const uint32_t crc = TfRecordTokenizer::masked(TfRecordTokenizer::crc32c(rec.data(), 8));
         rec.append(reinterpret_cast<const char *>(&crc), 4).append(64, 'x');
         QTest::newRow("tfrecord length") << "events.out.tfevents.2.h" << rec;
         // XSpace.planes (field 1, length-delimited) claiming 2^40 bytes, then a few bytes.

@@ -1,6 +1,6 @@
 #pragma once
-// NsysEventReader turns the event tables of an Nsight Systems export into trace events for
-// ChromeTraceBuffer, so nesting, flows, steps and the store rows are written the one way every trace
+// NsysTokenizer turns the event tables of an Nsight Systems export into trace events for
+// ChromeTraceParser, so nesting, flows, steps and the store rows are written the one way every trace
 // importer writes them (ChromeTraceWriter). Kernels, memcpys and memsets go to GPU streams per device
 // ("GPU N" / "stream S"; launch details, copy kind and bytes in args, as Kineto names them); CUDA
 // runtime and driver calls, NVTX ranges and marks (domain in args), OS runtime, cuDNN and cuBLAS
@@ -9,7 +9,7 @@
 // work it launched share a correlation id (qualified by the process when several processes launched
 // work) and a flow. NVTX ranges that the step rules match get the category "step".
 
-#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_parser.h"
 #include "importers/common/import_context.h"
 #include "importers/common/step_name_rules.h"
 #include "importers/nsys/nsys_export.h"
@@ -31,10 +31,10 @@ struct NsysEventCounts {
     }
 };
 
-class NsysEventReader {
+class NsysTokenizer {
 public:
     // progress(rowsDone, rowsEstimate) is called every few thousand rows.
-    NsysEventReader(NsysExport &ex, ChromeTraceBuffer &buffer, const StepNameRules &steps, ImportContext &ctx,
+    NsysTokenizer(NsysExport &ex, ChromeTraceParser &buffer, const StepNameRules &steps, ImportContext &ctx,
                     std::function<void(int64_t, int64_t)> progress);
 
     // Reads every table present; false when cancelled. Throws StoreError on unreadable pages.
@@ -68,7 +68,7 @@ private:
     bool tick();  // counts a row; polls cancel and reports progress
 
     NsysExport &m_ex;
-    ChromeTraceBuffer &m_buf;
+    ChromeTraceParser &m_buf;
     const StepNameRules &m_steps;
     ImportContext &m_ctx;
     std::function<void(int64_t, int64_t)> m_progress;

@@ -1,4 +1,4 @@
-#include "importers/tfprofiler/tf_profiler_tool_reader.h"
+#include "importers/tfprofiler/tf_profiler_tool_parser.h"
 
 #include "importers/tfprofiler/tf_profiler_tools.pb.h"
 
@@ -66,7 +66,7 @@ void keepTop(ToolVerdict &out) {
 
 } // namespace
 
-std::string TfProfilerToolReader::kindOf(std::string_view fileName) {
+std::string TfProfilerToolParser::kindOf(std::string_view fileName) {
     static constexpr std::array<std::string_view, 4> kKinds = {"overview_page", "input_pipeline", "tensorflow_stats", "kernel_stats"};
     for (std::string_view kind : kKinds) {
         const std::string suffix = "." + std::string(kind) + ".pb";
@@ -75,7 +75,7 @@ std::string TfProfilerToolReader::kindOf(std::string_view fileName) {
     return {};
 }
 
-ToolVerdict TfProfilerToolReader::read(std::string_view kind, std::string_view bytes) {
+ToolVerdict TfProfilerToolParser::read(std::string_view kind, std::string_view bytes) {
     ToolVerdict out;
     out.kind = std::string(kind);
     if (kind == "overview_page") {

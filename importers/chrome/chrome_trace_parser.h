@@ -1,5 +1,5 @@
 #pragma once
-// ChromeTraceBuffer receives the events of one Chrome trace (from ChromeTraceTokenizer, in file
+// ChromeTraceParser receives the events of one Chrome trace (from ChromeTraceTokenizer, in file
 // order) and keeps what the store needs in compact form until the whole file is read: one 48-byte
 // record per slice (args text goes to ArgsSpill), per-track index lists, B/E and async begin/end
 // matching, flow endpoints, counter samples, process/thread metadata and problem counters. Events
@@ -113,12 +113,12 @@ struct StepName {
     std::optional<int64_t> number;
 };
 
-class ChromeTraceBuffer {
+class ChromeTraceParser {
 public:
     // `stepRules` decide which slice names are steps (PyTorch: ProfilerStep#N); it must outlive the buffer.
     // Names are interned locally (LocalStringTable) while the file is read; the writer maps them to
     // the store's ids.
-    explicit ChromeTraceBuffer(LocalStringTable &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
+    explicit ChromeTraceParser(LocalStringTable &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
         : m_strings(strings), m_stepRules(stepRules) {}
 
     void add(const ChromeEvent &event);

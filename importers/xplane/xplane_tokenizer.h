@@ -1,5 +1,5 @@
 #pragma once
-// XPlaneWireReader walks the containers of an XSpace (space → planes → lines → events) directly on
+// XPlaneTokenizer walks the containers of an XSpace (space → planes → lines → events) directly on
 // the file's bytes with protobuf's CodedInputStream, so a profile is never held twice: a plane or a
 // line is a view (offset + size) into the mapped file, and only the small messages (one event, one
 // metadata entry) are materialised, each into a reused generated message. Every length is checked
@@ -58,10 +58,10 @@ struct XLineHeader {
     int64_t eventCount = 0;
 };
 
-class XPlaneWireReader {
+class XPlaneTokenizer {
 public:
     // `data` stays owned by the caller for the reader's lifetime. Sizes up to 2 GiB (protobuf's limit).
-    XPlaneWireReader(const uint8_t *data, int64_t size) : m_data(data), m_size(size) {}
+    XPlaneTokenizer(const uint8_t *data, int64_t size) : m_data(data), m_size(size) {}
 
     static constexpr int64_t kMaxSize = int64_t(INT32_MAX);
 

@@ -1,4 +1,4 @@
-#include "importers/tfevents/tfevent_decoder.h"
+#include "importers/tfevents/tfevent_parser.h"
 
 #include <bit>
 #include <cmath>
@@ -138,7 +138,7 @@ void readMetadata(std::string_view meta, std::string &plugin, uint64_t &dataClas
 
 } // namespace
 
-bool TfEventDecoder::decode(std::string_view payload, TfEvent &out) {
+bool TfEventParser::decode(std::string_view payload, TfEvent &out) {
     out = TfEvent();
     Wire w(payload);
     uint32_t n;
@@ -158,7 +158,7 @@ bool TfEventDecoder::decode(std::string_view payload, TfEvent &out) {
     return true;
 }
 
-bool TfEventDecoder::decodeSummary(std::string_view bytes, TfEvent &out) {
+bool TfEventParser::decodeSummary(std::string_view bytes, TfEvent &out) {
     Wire w(bytes);
     uint32_t n;
     int t;
@@ -174,7 +174,7 @@ bool TfEventDecoder::decodeSummary(std::string_view bytes, TfEvent &out) {
     return true;
 }
 
-bool TfEventDecoder::decodeValue(std::string_view bytes, TfEvent &out) {
+bool TfEventParser::decodeValue(std::string_view bytes, TfEvent &out) {
     Wire w(bytes);
     uint32_t n;
     int t;

@@ -1,4 +1,4 @@
-#include "importers/tfevents/tfrecord_reader.h"
+#include "importers/tfevents/tfrecord_tokenizer.h"
 
 #include <array>
 #include <cstring>
@@ -32,7 +32,7 @@ uint32_t read32(const char *p) {
 
 } // namespace
 
-uint32_t TfRecordReader::crc32c(const void *data, size_t size) {
+uint32_t TfRecordTokenizer::crc32c(const void *data, size_t size) {
     static const std::array<uint32_t, 256> table = makeTable();
     const auto *p = static_cast<const uint8_t *>(data);
     uint32_t c = 0xFFFFFFFFu;
@@ -41,21 +41,21 @@ uint32_t TfRecordReader::crc32c(const void *data, size_t size) {
     return c ^ 0xFFFFFFFFu;
 }
 
-bool TfRecordReader::looksLikeRecord(std::string_view head) {
+bool TfRecordTokenizer::looksLikeRecord(std::string_view head) {
     if (head.size() < 12)
         return false;
     const uint64_t len = le64(head.data());
     return len > 0 && len <= kMaxRecordBytes && masked(crc32c(head.data(), 8)) == read32(head.data() + 8);
 }
 
-TfRecordReader::TfRecordReader(const std::filesystem::path &file) : m_source(file) {
+TfRecordTokenizer::TfRecordTokenizer(const std::filesystem::path &file) : m_source(file) {
     if (!m_source.ok()) {
         m_message = m_source.error();
         m_done = true;
     }
 }
 
-bool TfRecordReader::fill(size_t need) {
+bool TfRecordTokenizer::fill(size_t need) {
     while (m_buf.size() - m_pos < need) {
         if (m_pos > 0 && m_pos >= (m_buf.size() >> 1)) {
             m_buf.erase(m_buf.begin(), m_buf.begin() + std::ptrdiff_t(m_pos));
@@ -69,7 +69,7 @@ bool TfRecordReader::fill(size_t need) {
     return true;
 }
 
-TfRecordReader::Status TfRecordReader::next() {
+TfRecordTokenizer::Status TfRecordTokenizer::next() {
     if (m_done)
         return m_message.empty() || m_truncated ? Status::End : Status::Error;
     m_recordOffset = m_consumed + int64_t(m_pos);

@@ -1,8 +1,8 @@
-#include "importers/metrics/line_reader.h"
+#include "importers/metrics/line_tokenizer.h"
 
 namespace stepscope::metrics {
 
-bool LineReader::next(std::string_view &line) {
+bool LineTokenizer::next(std::string_view &line) {
     m_truncated = false;
     while (true) {
         size_t nl = m_buf.find('\n', m_pos);

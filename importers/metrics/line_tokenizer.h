@@ -1,5 +1,5 @@
 #pragma once
-// LineReader hands out the lines of a (possibly gzip) file one at a time over ByteSource, so the
+// LineTokenizer hands out the lines of a (possibly gzip) file one at a time over ByteSource, so the
 // metric importers stream files of any size. It strips "\r\n"/"\n", counts lines (1-based), tracks
 // bytes consumed for progress, and cuts absurdly long lines (binary junk) instead of growing
 // without bound. Owned by each metric importer for the duration of one import.
@@ -13,11 +13,11 @@
 
 namespace stepscope::metrics {
 
-class LineReader {
+class LineTokenizer {
 public:
     static constexpr size_t kMaxLine = size_t(16) << 20;  // 16 MiB
 
-    explicit LineReader(const std::filesystem::path &file) : m_src(file) {}
+    explicit LineTokenizer(const std::filesystem::path &file) : m_src(file) {}
 
     // Next line without its terminator; false at the end of data (check ok()/error()).
     bool next(std::string_view &line);

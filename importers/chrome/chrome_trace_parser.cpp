@@ -1,4 +1,4 @@
-#include "importers/chrome/chrome_trace_buffer.h"
+#include "importers/chrome/chrome_trace_parser.h"
 
 #include "importers/chrome/json_scan.h"
 
@@ -41,14 +41,14 @@ constexpr size_t kMaxUnknownPhasesNamed = 20;  // distinct unknown phases logged
 
 } // namespace
 
-std::string ChromeTraceBuffer::threadKey(std::string_view pid, std::string_view tid) {
+std::string ChromeTraceParser::threadKey(std::string_view pid, std::string_view tid) {
     std::string key(pid);
     key.push_back('\x1f');
     key.append(tid);
     return key;
 }
 
-void ChromeTraceBuffer::problem(const std::string &kind, int64_t offset, std::string detail, bool info) {
+void ChromeTraceParser::problem(const std::string &kind, int64_t offset, std::string detail, bool info) {
     ImportProblem &p = m_problems[kind];
     if (p.count++ == 0) {
         p.firstOffset = offset;
@@ -57,12 +57,12 @@ void ChromeTraceBuffer::problem(const std::string &kind, int64_t offset, std::st
     }
 }
 
-void ChromeTraceBuffer::seeTime(int64_t start, int64_t end) {
+void ChromeTraceParser::seeTime(int64_t start, int64_t end) {
     m_minTs = std::min(m_minTs, start);
     m_maxEnd = std::max(m_maxEnd, end);
 }
 
-uint32_t ChromeTraceBuffer::trackFor(TrackOrigin origin, std::string_view pid, std::string_view tid,
+uint32_t ChromeTraceParser::trackFor(TrackOrigin origin, std::string_view pid, std::string_view tid,
                                      std::string_view extra) {
     if (m_lastTrack != UINT32_MAX && extra.empty()) {
         const BufferedTrack &t = m_tracks[m_lastTrack];
@@ -92,7 +92,7 @@ uint32_t ChromeTraceBuffer::trackFor(TrackOrigin origin, std::string_view pid, s
     return index;
 }
 
-uint32_t ChromeTraceBuffer::addSlice(uint32_t track, const ChromeEvent &e, int64_t start, int64_t dur,
+uint32_t ChromeTraceParser::addSlice(uint32_t track, const ChromeEvent &e, int64_t start, int64_t dur,
                                      uint16_t flags) {
     BufferedSlice s;
     s.start = start;
@@ -120,7 +120,7 @@ uint32_t ChromeTraceBuffer::addSlice(uint32_t track, const ChromeEvent &e, int64
     return index;
 }
 
-void ChromeTraceBuffer::noteStepName(const ChromeEvent &e, uint32_t nameId) {
+void ChromeTraceParser::noteStepName(const ChromeEvent &e, uint32_t nameId) {
     // Names are matched once each: a regex rule per event would cost more than the event.
     if (!m_stepRules.cheap() && !m_stepChecked.insert(nameId).second)
         return;
@@ -136,7 +136,7 @@ void ChromeTraceBuffer::noteStepName(const ChromeEvent &e, uint32_t nameId) {
         m_stepNames.emplace(nameId, StepName{m->rule, m->number});
 }
 
-void ChromeTraceBuffer::add(const ChromeEvent &e) {
+void ChromeTraceParser::add(const ChromeEvent &e) {
     ++m_events;
     switch (e.ph) {
     case 'X': addComplete(e); break;
@@ -173,7 +173,7 @@ void ChromeTraceBuffer::add(const ChromeEvent &e) {
     }
 }
 
-void ChromeTraceBuffer::addComplete(const ChromeEvent &e) {
+void ChromeTraceParser::addComplete(const ChromeEvent &e) {
     if (!e.tsNs) {
         problem("events without a valid ts skipped", e.offset, std::string(e.name));
         return;
@@ -198,7 +198,7 @@ void ChromeTraceBuffer::addComplete(const ChromeEvent &e) {
         addFlowV2(e, index);
 }
 
-void ChromeTraceBuffer::addBegin(const ChromeEvent &e, uint32_t track) {
+void ChromeTraceParser::addBegin(const ChromeEvent &e, uint32_t track) {
     if (!e.tsNs) {
         problem("events without a valid ts skipped", e.offset, std::string(e.name));
         return;
@@ -208,7 +208,7 @@ void ChromeTraceBuffer::addBegin(const ChromeEvent &e, uint32_t track) {
     seeTime(*e.tsNs, *e.tsNs);
 }
 
-void ChromeTraceBuffer::addEnd(const ChromeEvent &e, uint32_t track) {
+void ChromeTraceParser::addEnd(const ChromeEvent &e, uint32_t track) {
     if (!e.tsNs) {
         problem("events without a valid ts skipped", e.offset, std::string(e.name));
         return;
@@ -247,7 +247,7 @@ void ChromeTraceBuffer::addEnd(const ChromeEvent &e, uint32_t track) {
     t.open.erase(it);
 }
 
-void ChromeTraceBuffer::addInstant(const ChromeEvent &e) {
+void ChromeTraceParser::addInstant(const ChromeEvent &e) {
     if (!e.tsNs) {
         problem("events without a valid ts skipped", e.offset, std::string(e.name));
         return;
@@ -265,7 +265,7 @@ void ChromeTraceBuffer::addInstant(const ChromeEvent &e) {
         addMemorySample(e);
 }
 
-void ChromeTraceBuffer::addMemorySample(const ChromeEvent &e) {
+void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
     // Device Type 1 is CUDA (ROCm's HIP devices too), 0 the CPU; other allocators are not tracked.
     const int64_t type = e.memDeviceType.value_or(-1);
     if (type != 0 && type != 1)
@@ -289,7 +289,7 @@ void ChromeTraceBuffer::addMemorySample(const ChromeEvent &e) {
     m_memorySamples.push_back(m);
 }
 
-void ChromeTraceBuffer::addCounter(const ChromeEvent &e) {
+void ChromeTraceParser::addCounter(const ChromeEvent &e) {
     if (!e.tsNs) {
         problem("events without a valid ts skipped", e.offset, std::string(e.name));
         return;
@@ -317,7 +317,7 @@ void ChromeTraceBuffer::addCounter(const ChromeEvent &e) {
     m_argsScratch.clear();
 }
 
-void ChromeTraceBuffer::addMetadata(const ChromeEvent &e) {
+void ChromeTraceParser::addMetadata(const ChromeEvent &e) {
     if (e.name == "process_name") {
         if (!e.argName.empty())
             m_processes[std::string(e.pid)].name = std::string(e.argName);
@@ -334,7 +334,7 @@ void ChromeTraceBuffer::addMetadata(const ChromeEvent &e) {
     }
 }
 
-void ChromeTraceBuffer::addFlowV1(const ChromeEvent &e) {
+void ChromeTraceParser::addFlowV1(const ChromeEvent &e) {
     if (!e.tsNs || e.id.empty()) {
         problem("flow events without ts or id skipped", e.offset, std::string(e.name));
         return;
@@ -354,7 +354,7 @@ void ChromeTraceBuffer::addFlowV1(const ChromeEvent &e) {
     m_flows.push_back(f);
 }
 
-void ChromeTraceBuffer::addFlowV2(const ChromeEvent &e, uint32_t slice) {
+void ChromeTraceParser::addFlowV2(const ChromeEvent &e, uint32_t slice) {
     const std::string_view bind = !e.bindId.empty() ? e.bindId : e.id;
     if (bind.empty()) {
         problem("flow_in/flow_out events without bind_id or id ignored", e.offset, std::string(e.name));
@@ -377,7 +377,7 @@ void ChromeTraceBuffer::addFlowV2(const ChromeEvent &e, uint32_t slice) {
     }
 }
 
-void ChromeTraceBuffer::addAsync(const ChromeEvent &e) {
+void ChromeTraceParser::addAsync(const ChromeEvent &e) {
     if (e.ph == 'T') {
         problem("legacy async step events (T) ignored", e.offset, std::string(e.name), true);
         return;
@@ -399,7 +399,7 @@ void ChromeTraceBuffer::addAsync(const ChromeEvent &e) {
     }
 }
 
-void ChromeTraceBuffer::finish() {
+void ChromeTraceParser::finish() {
     const int64_t end = hasTimes() ? m_maxEnd : 0;
     for (BufferedTrack &t : m_tracks) {
         for (uint32_t i : t.open) {

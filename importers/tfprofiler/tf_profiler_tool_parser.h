@@ -1,5 +1,5 @@
 #pragma once
-// TfProfilerToolReader reads what the TensorFlow profiler concluded about a run from one of its tool
+// TfProfilerToolParser reads what the TensorFlow profiler concluded about a run from one of its tool
 // files (`*.overview_page.pb`, `*.input_pipeline.pb`, `*.tensorflow_stats.pb`, `*.kernel_stats.pb`):
 // the input-bound percentage (the tool's own figure, else recomputed as TensorFlow does from its
 // per-step details: input wait + host-to-device over step time), the bottleneck sentence, the device
@@ -31,7 +31,7 @@ struct ToolVerdict {
     static constexpr size_t kTopOps = 10;
 };
 
-class TfProfilerToolReader {
+class TfProfilerToolParser {
 public:
     // The tool a file name says (".overview_page.pb" → overview_page), else empty.
     static std::string kindOf(std::string_view fileName);

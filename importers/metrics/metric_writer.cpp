@@ -1,8 +1,8 @@
-#include "importers/metrics/metric_sink.h"
+#include "importers/metrics/metric_writer.h"
 
 namespace stepscope::metrics {
 
-int MetricSink::series(const std::string &name, std::optional<int64_t> device, const std::string &unit,
+int MetricWriter::series(const std::string &name, std::optional<int64_t> device, const std::string &unit,
                        const std::string &run) {
     const std::string &r = run.empty() ? m_defaultRun : run;
     std::string key = r;
@@ -23,7 +23,7 @@ int MetricSink::series(const std::string &name, std::optional<int64_t> device, c
     return handle;
 }
 
-void MetricSink::add(int handle, int64_t tNs, double value) {
+void MetricWriter::add(int handle, int64_t tNs, double value) {
     Series &s = m_series[size_t(handle)];
     if (s.id < 0) s.id = m_ctx.writer().addMetricSeries(m_ctx.sourceId(), s.run, s.name, s.device, s.unit, 0);
     m_ctx.writer().addMetricSample(s.id, tNs, value);
@@ -31,13 +31,13 @@ void MetricSink::add(int handle, int64_t tNs, double value) {
     ++m_samples;
 }
 
-void MetricSink::warn(int64_t line, const std::string &reason) {
+void MetricWriter::warn(int64_t line, const std::string &reason) {
     const std::string pos = "line " + std::to_string(line);
     if (m_firstProblem.empty()) m_firstProblem = pos + ": " + reason;
     m_ctx.warn(pos, reason);
 }
 
-void MetricSink::finish() {
+void MetricWriter::finish() {
     for (Series &s : m_series) {
         if (s.id < 0) continue;
         int64_t period = s.fixedPeriod > 0 ? s.fixedPeriod : s.spacing.median();
@@ -47,12 +47,12 @@ void MetricSink::finish() {
 
 std::string runNameFor(const std::filesystem::path &file) { return file.filename().string(); }
 
-ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, MetricSink &sink,
+ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, MetricWriter &writer,
                         const std::string &emptyMessage,
                         const std::function<bool(std::string_view, int64_t)> &onLine,
                         const std::function<void()> &onEnd) {
     ImportResult result;
-    LineReader reader(file);
+    LineTokenizer reader(file);
     if (!reader.ok()) {
         ctx.error("", reader.error());
         return {SourceStatus::Failed, 0, reader.error()};
@@ -72,15 +72,15 @@ ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, M
             if (ctx.cancelled()) { cancelled = true; break; }
         }
         if (reader.lastLineTruncated()) {
-            sink.warn(n, "line longer than 16 MiB; skipped");
+            writer.warn(n, "line longer than 16 MiB; skipped");
             continue;
         }
         if (!onLine(line, n)) break;
     }
     ctx.progress(reader.bytesRead(), total);
     if (onEnd && !cancelled) onEnd();
-    sink.finish();
-    result.events = sink.samples();
+    writer.finish();
+    result.events = writer.samples();
     if (cancelled) return {SourceStatus::Failed, result.events, file.string() + ": import cancelled"};
     bool readError = !reader.ok();
     if (readError) ctx.error("line " + std::to_string(reader.lineNumber() + 1), reader.error());
@@ -96,7 +96,7 @@ ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, M
     } else if (ctx.warnings() > 0) {
         result.status = SourceStatus::Partial;
         result.message = file.string() + ": " + std::to_string(ctx.warnings()) + " problem(s) in import_log" +
-                         (sink.firstProblem().empty() ? std::string() : "; first at " + sink.firstProblem());
+                         (writer.firstProblem().empty() ? std::string() : "; first at " + writer.firstProblem());
     }
     return result;
 }

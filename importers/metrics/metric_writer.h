@@ -1,5 +1,5 @@
 #pragma once
-// MetricSink is the store side shared by every metric importer: it maps (run, series name,
+// MetricWriter is the store side shared by every metric importer: it maps (run, series name,
 // device) to a metric_series row (created on the first real sample, so an all-N/A column leaves
 // no empty series), writes samples through SessionWriter, tracks each series' sample spacing and
 // sets period_ns to the median spacing at finish(). driveLines() is the common streaming loop
@@ -7,7 +7,7 @@
 // Called by the importers in importers/metrics/.
 
 #include "importers/common/import_context.h"
-#include "importers/metrics/line_reader.h"
+#include "importers/metrics/line_tokenizer.h"
 #include "importers/metrics/metric_text.h"
 
 #include <functional>
@@ -18,9 +18,9 @@
 
 namespace stepscope::metrics {
 
-class MetricSink {
+class MetricWriter {
 public:
-    MetricSink(ImportContext &ctx, std::string defaultRun) : m_ctx(ctx), m_defaultRun(std::move(defaultRun)) {}
+    MetricWriter(ImportContext &ctx, std::string defaultRun) : m_ctx(ctx), m_defaultRun(std::move(defaultRun)) {}
 
     // Handle for a series; cheap to call repeatedly (hash lookup). Empty run = default run.
     int series(const std::string &name, std::optional<int64_t> device, const std::string &unit,
@@ -58,8 +58,8 @@ private:
 // Streams `file` line by line into `onLine(line, lineNumber)` (return false to stop early), with
 // progress and cancel polling; `onEnd` runs after the last line (flush pending samples). Returns the finished ImportResult: Failed for a 0-byte/unreadable
 // file, a cancel, or no samples (`emptyMessage`); Partial when warnings were recorded or the read
-// stopped early on corrupt data; Ok otherwise. Calls sink.finish().
-ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, MetricSink &sink,
+// stopped early on corrupt data; Ok otherwise. Calls writer.finish().
+ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, MetricWriter &writer,
                         const std::string &emptyMessage,
                         const std::function<bool(std::string_view, int64_t)> &onLine,
                         const std::function<void()> &onEnd = {});

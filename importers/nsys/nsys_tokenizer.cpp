@@ -1,4 +1,4 @@
-#include "importers/nsys/nsys_event_reader.h"
+#include "importers/nsys/nsys_tokenizer.h"
 
 #include "importers/common/json_string.h"
 
@@ -66,11 +66,11 @@ void member(std::string &out, std::string_view key, std::string_view text) {
 
 } // namespace
 
-NsysEventReader::NsysEventReader(NsysExport &ex, ChromeTraceBuffer &buffer, const StepNameRules &steps,
+NsysTokenizer::NsysTokenizer(NsysExport &ex, ChromeTraceParser &buffer, const StepNameRules &steps,
                                  ImportContext &ctx, std::function<void(int64_t, int64_t)> progress)
     : m_ex(ex), m_buf(buffer), m_steps(steps), m_ctx(ctx), m_progress(std::move(progress)) {}
 
-bool NsysEventReader::tick() {
+bool NsysTokenizer::tick() {
     if (++m_rows % kPollRows != 0)
         return true;
     if (m_progress)
@@ -78,7 +78,7 @@ bool NsysEventReader::tick() {
     return !m_ctx.cancelled();
 }
 
-bool NsysEventReader::read() {
+bool NsysTokenizer::read() {
     static const std::array<std::string, 10> kTables = {
         "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",  "CUPTI_ACTIVITY_KIND_MEMSET",
         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER",
@@ -117,7 +117,7 @@ bool NsysEventReader::read() {
            readApiCalls("CUBLAS_EVENTS", "cublas", m_counts.cublas);
 }
 
-void NsysEventReader::decideCorrelationScope() {
+void NsysTokenizer::decideCorrelationScope() {
     if (!m_ex.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") || !m_ex.db().columns("CUPTI_ACTIVITY_KIND_KERNEL").count("globalPid"))
         return;
     SqliteStatement st(m_ex.db().db(), "SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL");
@@ -125,11 +125,11 @@ void NsysEventReader::decideCorrelationScope() {
     m_multiProcess = m_kernelProcesses > 1;
 }
 
-int64_t NsysEventReader::qualified(int64_t correlation, int64_t pid) const {
+int64_t NsysTokenizer::qualified(int64_t correlation, int64_t pid) const {
     return m_multiProcess ? (pid << 32) | (correlation & 0xFFFFFFFF) : correlation;
 }
 
-void NsysEventReader::ensureGpuTrack(int64_t device) {
+void NsysTokenizer::ensureGpuTrack(int64_t device) {
     if (!m_seenDevices.insert(device).second)
         return;
     ChromeEvent e;
@@ -145,7 +145,7 @@ void NsysEventReader::ensureGpuTrack(int64_t device) {
     m_buf.add(e);
 }
 
-void NsysEventReader::ensureThread(int64_t globalTid) {
+void NsysTokenizer::ensureThread(int64_t globalTid) {
     if (!m_seenThreads.insert(globalTid).second)
         return;
     auto it = m_threadNames.find(globalTid);
@@ -169,7 +169,7 @@ void NsysEventReader::ensureThread(int64_t globalTid) {
     m_buf.add(e);
 }
 
-bool NsysEventReader::readGpuWork(const std::string &table, char kind) {
+bool NsysTokenizer::readGpuWork(const std::string &table, char kind) {
     if (!m_ex.hasTable(table))
         return true;
     std::vector<std::string> cols = {"start", "end", "deviceId", "streamId", "correlationId", "globalPid"};
@@ -277,7 +277,7 @@ bool NsysEventReader::readGpuWork(const std::string &table, char kind) {
     return true;
 }
 
-bool NsysEventReader::readSyncRecords() {
+bool NsysTokenizer::readSyncRecords() {
     const std::string table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
     if (!m_ex.hasTable(table))
         return true;
@@ -301,7 +301,7 @@ bool NsysEventReader::readSyncRecords() {
     return true;
 }
 
-bool NsysEventReader::writeSyncs() {
+bool NsysTokenizer::writeSyncs() {
     for (const PendingSync &s : m_syncs) {
         const auto it = m_syncWaiter.find(s.correlation);
         if (it == m_syncWaiter.end() || it->second < 0) {
@@ -320,7 +320,7 @@ bool NsysEventReader::writeSyncs() {
     return true;
 }
 
-ChromeEvent &NsysEventReader::hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid,
+ChromeEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid,
                                         int64_t start, std::optional<int64_t> end, std::string_view args) {
     if (globalTid != m_lastTid || m_pid.empty()) {
         ensureThread(globalTid);
@@ -345,7 +345,7 @@ ChromeEvent &NsysEventReader::hostEvent(char ph, std::string_view name, std::str
     return e;
 }
 
-bool NsysEventReader::readApiCalls(const std::string &table, const char *category, int64_t &count) {
+bool NsysTokenizer::readApiCalls(const std::string &table, const char *category, int64_t &count) {
     if (!m_ex.hasTable(table))
         return true;
     const bool cuda = std::string_view(category).starts_with("cuda");
@@ -391,7 +391,7 @@ bool NsysEventReader::readApiCalls(const std::string &table, const char *categor
     return true;
 }
 
-bool NsysEventReader::readNvtx() {
+bool NsysTokenizer::readNvtx() {
     const std::string table = "NVTX_EVENTS";
     if (!m_ex.hasTable(table))
         return true;

@@ -1,5 +1,5 @@
 #pragma once
-// TfEventDecoder hand-decodes the few fields of a TensorBoard `Event` a scalar reader needs
+// TfEventParser hand-decodes the few fields of a TensorBoard `Event` a scalar reader needs
 // (FORMATS.md §3.2): wall_time, step, and in its Summary each value's tag with either `simple_value`
 // (float32) or a TF2-style scalar tensor (float/double/int/half/bfloat16 from the typed repeated
 // fields or from tensor_content). TF2 writers attach the plugin metadata only to the first value of
@@ -28,7 +28,7 @@ struct TfEvent {
     int64_t skippedValues = 0;  // summary values that are not scalars
 };
 
-class TfEventDecoder {
+class TfEventParser {
 public:
     // False when the payload is not a well-formed Event (error() says why).
     bool decode(std::string_view payload, TfEvent &out);

@@ -1,5 +1,5 @@
 #pragma once
-// TfRecordReader owns the TFRecord framing of a TensorBoard event file: records of
+// TfRecordTokenizer owns the TFRecord framing of a TensorBoard event file: records of
 // [u64 length][masked CRC-32C of the length][payload][masked CRC-32C of the payload], read in chunks
 // through ByteSource (gzip by content), so a file of any size streams. A payload whose CRC does not
 // match is reported (bad()) and skipped, the rest kept; a length whose CRC does not match, or an
@@ -17,12 +17,12 @@
 
 namespace stepscope {
 
-class TfRecordReader {
+class TfRecordTokenizer {
 public:
     enum class Status { Record, BadRecord, End, Error };
     static constexpr uint64_t kMaxRecordBytes = uint64_t(256) << 20;
 
-    explicit TfRecordReader(const std::filesystem::path &file);
+    explicit TfRecordTokenizer(const std::filesystem::path &file);
 
     // Record: payload() holds it. BadRecord: payload CRC mismatch, skipped (message() says where).
     // End: clean end or a truncated last record (truncated() tells). Error: message() says why.

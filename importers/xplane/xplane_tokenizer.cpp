@@ -1,4 +1,4 @@
-#include "importers/xplane/xplane_wire_reader.h"
+#include "importers/xplane/xplane_tokenizer.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -97,7 +97,7 @@ std::string text(const uint8_t *data, const WireSpan &s) {
 
 } // namespace
 
-bool XPlaneWireReader::fail(int64_t offset, std::string reason) {
+bool XPlaneTokenizer::fail(int64_t offset, std::string reason) {
     if (!m_error.failed()) {
         m_error.offset = offset;
         m_error.reason = std::move(reason);
@@ -110,7 +110,7 @@ bool XPlaneWireReader::fail(int64_t offset, std::string reason) {
         return fail((walker).errorOffset(), (walker).errorReason());                               \
     return true;
 
-bool XPlaneWireReader::readSpace(XSpaceHeader &out) {
+bool XPlaneTokenizer::readSpace(XSpaceHeader &out) {
     if (m_size > kMaxSize)
         return fail(0, "file larger than 2 GiB, beyond what a protobuf message can hold");
     FieldWalker w(m_data, {0, m_size});
@@ -129,7 +129,7 @@ bool XPlaneWireReader::readSpace(XSpaceHeader &out) {
     STEPSCOPE_WALK_END(w)
 }
 
-bool XPlaneWireReader::readPlane(const WireSpan &plane, XPlaneHeader &out) {
+bool XPlaneTokenizer::readPlane(const WireSpan &plane, XPlaneHeader &out) {
     FieldWalker w(m_data, plane);
     Field f;
     while (w.next(f)) {
@@ -149,7 +149,7 @@ bool XPlaneWireReader::readPlane(const WireSpan &plane, XPlaneHeader &out) {
     STEPSCOPE_WALK_END(w)
 }
 
-bool XPlaneWireReader::readLine(const WireSpan &line, XLineHeader &out) {
+bool XPlaneTokenizer::readLine(const WireSpan &line, XLineHeader &out) {
     FieldWalker w(m_data, line);
     Field f;
     while (w.next(f)) {
@@ -173,7 +173,7 @@ bool XPlaneWireReader::readLine(const WireSpan &line, XLineHeader &out) {
     STEPSCOPE_WALK_END(w)
 }
 
-bool XPlaneWireReader::forEachEvent(const WireSpan &line, xplane_wire::XEvent &scratch,
+bool XPlaneTokenizer::forEachEvent(const WireSpan &line, xplane_wire::XEvent &scratch,
                                     const std::function<bool(const xplane_wire::XEvent &, int64_t)> &fn) {
     FieldWalker w(m_data, line);
     Field f;
@@ -188,7 +188,7 @@ bool XPlaneWireReader::forEachEvent(const WireSpan &line, xplane_wire::XEvent &s
     STEPSCOPE_WALK_END(w)
 }
 
-bool XPlaneWireReader::forEachEventTiming(const WireSpan &line, const std::function<bool(const XEventTiming &)> &fn) {
+bool XPlaneTokenizer::forEachEventTiming(const WireSpan &line, const std::function<bool(const XEventTiming &)> &fn) {
     FieldWalker w(m_data, line);
     Field f, g;
     while (w.next(f)) {
@@ -217,7 +217,7 @@ bool XPlaneWireReader::forEachEventTiming(const WireSpan &line, const std::funct
     return !w.failed();
 }
 
-bool XPlaneWireReader::parseMapEntry(const WireSpan &entry, int64_t &key, google::protobuf::MessageLite &value) {
+bool XPlaneTokenizer::parseMapEntry(const WireSpan &entry, int64_t &key, google::protobuf::MessageLite &value) {
     FieldWalker w(m_data, entry);
     Field f;
     key = 0;
@@ -231,7 +231,7 @@ bool XPlaneWireReader::parseMapEntry(const WireSpan &entry, int64_t &key, google
     STEPSCOPE_WALK_END(w)
 }
 
-void XPlaneWireReader::release(const WireSpan &span) {
+void XPlaneTokenizer::release(const WireSpan &span) {
     static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
     const auto from = reinterpret_cast<uintptr_t>(m_data + span.offset), to = from + uintptr_t(span.size);
     const uintptr_t first = (from + page - 1) & ~(page - 1), last = to & ~(page - 1);  // whole pages inside
@@ -239,7 +239,7 @@ void XPlaneWireReader::release(const WireSpan &span) {
         madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
 }
 
-bool XPlaneWireReader::parse(const WireSpan &span, google::protobuf::MessageLite &message) {
+bool XPlaneTokenizer::parse(const WireSpan &span, google::protobuf::MessageLite &message) {
     if (message.ParseFromArray(m_data + span.offset, int(span.size)))
         return true;
     // The generated parser does not say where; walk the fields to find the first bad byte.
