@@ -82,9 +82,15 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area) {
+QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area,
+                                 bool scrolls) {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);  // needed for saveState()
+    if (!scrolls) {  // a panel that lays itself out to fit (and says its minimum)
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        return dock;
+    }
     // Panels scroll rather than squash (and never take the timeline's share): a panel whose
     // contents grow (the Range table after a selection) gets a scroll bar, not more height.
     auto *scroll = new QScrollArea(dock);
@@ -139,7 +145,8 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(utilDock, opsDock);
     tabifyDockWidget(opsDock, m_logDock);
     // The job overview (ranks of a data-parallel job) sits with the step chart it generalises.
-    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea);
+    // It fits itself to the dock (words beside the charts) and never lets the dock cut them.
+    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea, false);
     tabifyDockWidget(m_logDock, jobDock);
     // A heatmap cell brings that rank's run to the top of the timeline at that step; aligning the
     // ranks at a step is the timeline's view, chosen from either side.
@@ -151,6 +158,9 @@ void MainWindow::buildDocks() {
     });
     connect(job, &JobView::alignmentLeft, timeline, [timeline] { timeline->clearAlignment(); });
     connect(timeline, &TimelineView::alignmentChanged, job, &JobView::showAlignment);
+    connect(job, &JobView::compactRequested, timeline, &TimelineView::setCompactRanks);
+    connect(timeline, &TimelineView::compactRanksChanged, job, &JobView::showCompact);
+    job->showCompact(timeline->compactRanks());
     job->showAlignment(timeline->alignedStep().has_value(), timeline->alignedStep().value_or(0));
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);

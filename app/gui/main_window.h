@@ -115,7 +115,8 @@ private:
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
     static constexpr double kCentreShare = 0.55;
-    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
+    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area,
+                         bool scrolls = true);
 
     Mode m_mode;
     SessionModel *m_session;

@@ -8,6 +8,7 @@
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"
 #include "views/export/export_caption.h"
+#include "views/job/job_heatmap_plot.h"
 #include "views/job/job_view.h"
 
 #include <QLabel>
@@ -85,6 +86,76 @@ private slots:
         QCOMPARE(m_time.range().start, b->steps.steps[view.job()->stepIndex[1][7]].start);
 
         QVERIFY(view.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/job_view.png")));
+    }
+
+    void everyValueIsAColourAndHolesAreGrey() {
+        JobView view(&m_session, &m_time);
+        view.resize(1200, 460);
+        view.show();
+        QCoreApplication::processEvents();
+        JobHeatmapPlot *plot = view.heatmap();
+        plot->replot();
+        // The slowest and the fastest cell, drawn: both plainly coloured, far from the white plot and
+        // from a missing cell's grey.
+        const QImage image = plot->toPixmap().toImage();
+        auto distance = [](QColor a, QColor b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+        };
+        int maxRow = 0, maxColumn = 0, minRow = 0, minColumn = 0;
+        auto *data = plot->map()->data();
+        for (int r = 0; r < data->valueSize(); ++r)
+            for (int k = 0; k < data->keySize(); ++k) {
+                if (data->cell(k, r) > data->cell(maxColumn, maxRow)) { maxRow = r; maxColumn = k; }
+                if (data->cell(k, r) < data->cell(minColumn, minRow)) { minRow = r; minColumn = k; }
+            }
+        const QColor background = image.pixelColor(plot->width() / 2, 2);  // above the cells
+        for (const auto &[row, column] : {std::pair{maxRow, maxColumn}, std::pair{minRow, minColumn}}) {
+            const QPoint at(int(plot->xAxis->coordToPixel(column)), int(plot->yAxis->coordToPixel(row)));
+            const QColor drawn = image.pixelColor(at);
+            QVERIFY2(distance(drawn, QColor(Qt::white)) > 90 && distance(drawn, background) > 90,
+                     qPrintable(QStringLiteral("cell %1,%2 drawn %3").arg(row).arg(column).arg(drawn.name())));
+            QVERIFY2(distance(drawn, JobHeatmapPlot::missingColor()) > 90, qPrintable(drawn.name()));
+            QCOMPARE(drawn, plot->colorOf(data->cell(column, row)));
+        }
+        QVERIFY(distance(plot->colorOf(data->cell(maxColumn, maxRow)), plot->colorOf(data->cell(minColumn, minRow))) > 150);
+        QCOMPARE(plot->scale()->label(), QStringLiteral("step time (ms)"));
+        QVERIFY(plot->cellText(maxRow, maxColumn).contains(QStringLiteral(" ms")));
+
+        // A rank that lacks steps 9 and 10: grey, hatched cells that say so; the rest compared as usual.
+        SyntheticJob shorter;
+        writeJob(shorter, jobOptions(3, -1, synth::LateCause::Input, 0, 8, 20));
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("holes.stepscope").toStdString();
+        {
+            SessionStore store(file);
+            std::ostringstream out, err;
+            cli::importInto(store, {m_job.path() / "rank-0.pt.trace.json.gz", m_job.path() / "rank-1.pt.trace.json.gz",
+                                    shorter.path() / "rank-2.pt.trace.json.gz"}, {out, err, false});
+        }
+        SessionModel session;
+        session.setStore(std::make_unique<SessionStore>(file));
+        JobView holes(&session, &m_time);
+        QVERIFY(holes.job());
+        QCOMPARE(int(holes.columnSteps().size()), 10);
+        QCOMPARE(holes.cellStepIndex(2, 9), int64_t(-1));
+        QVERIFY(holes.cellStepIndex(1, 9) >= 0);
+        QVERIFY(std::isnan(holes.heatmap()->map()->data()->cell(9, 2)));
+        QCOMPARE(holes.heatmap()->cellText(2, 9), QStringLiteral("rank 2 has no step %1").arg(holes.columnSteps()[9]));
+        QVERIFY(!holes.showCell(2, 9));
+        holes.resize(1200, 460);
+        holes.show();
+        QCoreApplication::processEvents();
+        holes.heatmap()->replot();
+        const QImage withHoles = holes.heatmap()->toPixmap().toImage();
+        // Grey or its hatching, never a value's colour.
+        const QPoint hole(int(holes.heatmap()->xAxis->coordToPixel(9)), int(holes.heatmap()->yAxis->coordToPixel(2)));
+        int grey = 0;
+        for (int dx = -3; dx <= 3; ++dx) {
+            const QColor c = withHoles.pixelColor(hole + QPoint(dx, 0));
+            if (std::abs(c.red() - c.green()) < 12 && std::abs(c.green() - c.blue()) < 12) ++grey;
+        }
+        QCOMPARE(grey, 7);
+        QVERIFY(holes.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/job_view_holes.png")));
     }
 
     void exportCaptionNamesTheRootCause() {

@@ -3,6 +3,7 @@
 #include "models/analysis/analysis_model.h"
 #include "models/store/session_reader.h"
 #include "views/analysis/category_colors.h"
+#include "views/job/job_heatmap_plot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,6 +12,9 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <cmath>
+#include <set>
 
 namespace stepscope {
 
@@ -22,6 +26,8 @@ QString q(const std::string &s) { return QString::fromStdString(s); }
 void legendColumn(QCustomPlot *plot) {
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(plot->font().family(), 8));
+    plot->legend->setRowSpacing(0);
+    plot->legend->setIconSize(12, 9);
     plot->axisRect()->insetLayout()->take(plot->legend);
     auto *column = new QCPLayoutGrid;
     plot->plotLayout()->addElement(0, 1, column);
@@ -32,11 +38,14 @@ void legendColumn(QCustomPlot *plot) {
     plot->plotLayout()->setColumnStretchFactor(1, 0.001);
 }
 
-QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job) {
+// Rank numbers under the bars, as many as fit the plot's width.
+QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job, const QCustomPlot &plot) {
     QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
-    const size_t every = std::max<size_t>(1, job.ranksTable.size() / 16);  // at most ~16 labels
-    for (size_t r = 0; r < job.ranksTable.size(); r += every)
-        ticks->addTick(double(r), QStringLiteral("rank %1").arg(job.ranksTable[r].rank));
+    const QFontMetrics fm(plot.xAxis->tickLabelFont());
+    const int widest = fm.horizontalAdvance(QString::number(job.ranksTable.empty() ? 0 : job.ranksTable.back().rank)) + 10;
+    const int bars = plot.width() - 60 - (plot.legend->visible() ? plot.legend->outerRect().width() : 0);
+    const size_t every = size_t(JobHeatmapPlot::tickStride(int(job.ranksTable.size()), bars, widest));
+    for (size_t r = 0; r < job.ranksTable.size(); r += every) ticks->addTick(double(r), QString::number(job.ranksTable[r].rank));
     return ticks;
 }
 
@@ -45,51 +54,60 @@ QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job) {
 JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_finding(new QLabel(this)), m_alignRow(new QWidget(this)), m_alignBox(new QCheckBox(tr("Align ranks in the timeline at step"), m_alignRow)),
-      m_alignStep(new QComboBox(m_alignRow)), m_heatmap(new QCustomPlot(this)), m_breakdown(new QCustomPlot(this)) {
+      m_alignStep(new QComboBox(m_alignRow)), m_compactBox(new QCheckBox(tr("compact"), m_alignRow)), m_heatmap(new JobHeatmapPlot(this)), m_breakdown(new QCustomPlot(this)) {
     m_finding->setWordWrap(true);
     m_finding->setTextFormat(Qt::PlainText);
+    m_finding->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // The words in a column left of the charts: a bottom dock is short, and the charts need its
+    // height more than its width.
+    auto *side = new QWidget(this);
+    side->setFixedWidth(kSideWidth);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(m_finding);
+    auto *alignLayout = new QVBoxLayout(m_alignRow);
+    alignLayout->setContentsMargins(0, 0, 0, 0);
+    alignLayout->setSpacing(2);
+    auto *stepRow = new QHBoxLayout;
+    stepRow->addWidget(m_alignBox);
+    stepRow->addWidget(m_alignStep);
+    stepRow->addStretch(1);
+    alignLayout->addLayout(stepRow);
+    alignLayout->addWidget(m_compactBox);
+    m_compactBox->setText(tr("Compact: 2 tracks per rank"));
+    m_compactBox->setObjectName(QStringLiteral("compactRanks"));
+    m_compactBox->setToolTip(tr("While aligned, each rank shows only its main host thread and its busiest GPU stream, in "
+                                "thin lanes, so that every rank fits on one screen; its other tracks are folded away "
+                                "until this is unticked or the alignment is left."));
+    m_alignBox->setText(tr("Align ranks at step"));
+    m_alignBox->setToolTip(tr("The timeline shows the ranks one after another, each shifted so that this step starts at "
+                              "the same x; its ruler counts from that start. Off: the recorded times. (A click on a step "
+                              "number under the heatmap does the same; R on the timeline toggles it at the step under "
+                              "the mouse.)"));
+    m_alignBox->setObjectName(QStringLiteral("alignRanks"));
+    m_alignStep->setObjectName(QStringLiteral("alignStep"));
+    m_alignStep->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sideLayout->addWidget(m_alignRow);
+    sideLayout->addStretch(1);
+
     auto *split = new QSplitter(Qt::Horizontal, this);
+    split->setChildrenCollapsible(false);
     split->addWidget(m_heatmap);
     split->addWidget(m_breakdown);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    auto *layout = new QVBoxLayout(this);
+    auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_finding);
-    auto *alignLayout = new QHBoxLayout(m_alignRow);
-    alignLayout->setContentsMargins(0, 0, 0, 0);
-    alignLayout->addWidget(m_alignBox);
-    alignLayout->addWidget(m_alignStep);
-    auto *hint = new QLabel(tr("or click a step number under the heatmap"), m_alignRow);
-    hint->setEnabled(false);  // muted: a hint, not a value
-    alignLayout->addWidget(hint, 1);
-    m_alignBox->setToolTip(tr("The timeline shows the ranks one after another, each shifted so that this step starts at "
-                              "the same x; its ruler counts from that start. Off: the recorded times. (R on the timeline "
-                              "toggles it at the step under the mouse.)"));
-    m_alignBox->setObjectName(QStringLiteral("alignRanks"));
-    m_alignStep->setObjectName(QStringLiteral("alignStep"));
-    m_alignStep->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    layout->addWidget(m_alignRow);
+    layout->addWidget(side);
     layout->addWidget(split, 1);
 
-    m_heatmap->setMinimumSize(260, 160);
-    m_heatmap->xAxis->setLabel(tr("step"));
+    m_heatmap->setMinimumSize(kPlotMinWidth, kPlotMinHeight);
     m_heatmap->setToolTip(tr("Click a cell: that rank's timeline at that step. Click a step number: the ranks aligned at it."));
-    m_map = new QCPColorMap(m_heatmap->xAxis, m_heatmap->yAxis);
-    m_map->setInterpolate(false);
-    m_map->setName(tr("step time (ms)"));
-    auto *scale = new QCPColorScale(m_heatmap);
-    m_heatmap->plotLayout()->addElement(0, 1, scale);
-    scale->setLabel(tr("step time (ms)"));
-    scale->setBarWidth(10);
-    m_map->setColorScale(scale);
-    m_map->setGradient(QCPColorGradient(QCPColorGradient::gpThermal));
-    auto *margins = new QCPMarginGroup(m_heatmap);
-    m_heatmap->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-    scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
 
-    m_breakdown->setMinimumSize(260, 160);
+    m_breakdown->setMinimumSize(kPlotMinWidth, kPlotMinHeight);
+    m_breakdown->installEventFilter(this);  // its legend flows into columns to fit its height
     m_breakdown->yAxis->setLabel(tr("ms per step"));
+    m_breakdown->xAxis->setLabel(tr("rank"));
     legendColumn(m_breakdown);
     QCPBars *below = nullptr;
     for (int c = 0; c < kCategoryCount; ++c) {
@@ -109,6 +127,7 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
         if (!on) emit alignmentLeft();
         else if (!alignColumn(m_alignStep->currentIndex())) m_alignBox->setChecked(false);
     });
+    connect(m_compactBox, &QCheckBox::toggled, this, &JobView::compactRequested);
     connect(m_alignStep, &QComboBox::activated, this, [this](int column) {
         if (m_alignBox->isChecked()) alignColumn(column);
         else m_alignBox->setChecked(true);  // choosing a step is asking for it
@@ -119,9 +138,8 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
             alignColumn(column);
             return;
         }
-        const double x = m_heatmap->xAxis->pixelToCoord(e->position().x());
-        const double y = m_heatmap->yAxis->pixelToCoord(e->position().y());
-        showCell(int(std::lround(y)), int(std::lround(x)));
+        const auto [row, column] = m_heatmap->cellAt(e->position().toPoint());
+        showCell(row, column);
     });
     connect(m_heatmap, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {  // step numbers are links
         m_heatmap->setCursor(columnHeaderAt(e->position().toPoint()) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
@@ -131,57 +149,86 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
 
 QString JobView::findingText() const { return m_finding->text(); }
 
+QSize JobView::minimumSizeHint() const {
+    const int words = m_finding->heightForWidth(kSideWidth) + (m_alignRow->isHidden() ? 0 : 6 + m_alignRow->sizeHint().height());
+    const int charts = m_heatmap->isHidden() ? 0 : kPlotMinHeight;
+    return {kSideWidth + 2 * kPlotMinWidth + 24, std::max(words, charts) + 8};
+}
+
+bool JobView::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_breakdown && event->type() == QEvent::Resize) {  // before the plot replots
+        fitLegend();
+        if (m_job) m_breakdown->xAxis->setTicker(rankTicks(*m_job, *m_breakdown));
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void JobView::fitLegend() {
+    // As many rows as fit the plot's height; the rest flow into a second column.
+    QCPLegend *legend = m_breakdown->legend;
+    const int rowHeight = QFontMetrics(legend->font()).height() + legend->rowSpacing() + 2;
+    const int rows = std::max(1, (m_breakdown->height() - 16) / rowHeight);
+    if (legend->wrap() != rows) {
+        legend->setWrap(rows);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        m_breakdown->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+int64_t JobView::cellStepIndex(int row, int column) const {
+    if (row < 0 || column < 0 || size_t(row) >= m_cells.size() || size_t(column) >= m_columnSteps.size()) return -1;
+    return m_cells[size_t(row)][size_t(column)];
+}
+
 bool JobView::showCell(int row, int column) {
-    if (!m_job || row < 0 || column < 0 || size_t(row) >= m_job->ranksTable.size() ||
-        size_t(column) >= m_job->alignedSteps.size())
-        return false;
+    const int64_t index = cellStepIndex(row, column);
+    if (!m_job || index < 0) return false;
     const JobRankRow &r = m_job->ranksTable[size_t(row)];
     const RunAnalysis *a = m_analysis->analysis(m_runs[r.runIndex].id);
     if (!a) return false;
-    const AnalysisStep &s = a->steps.steps[m_job->stepIndex[size_t(row)][size_t(column)]];
+    const AnalysisStep &s = a->steps.steps[size_t(index)];
     m_time->setRange({s.start, s.end});
     emit cellShown(m_runs[r.runIndex].id, NsRange{s.start, s.end});
     return true;
 }
 
 bool JobView::alignColumn(int column) {
-    if (!m_job || column < 0 || size_t(column) >= m_job->alignedSteps.size()) return false;
+    if (!m_job || column < 0 || size_t(column) >= m_columnSteps.size()) return false;
     QHash<qint64, qint64> starts;
     for (size_t row = 0; row < m_job->ranksTable.size(); ++row) {
         const int64_t runId = m_runs[m_job->ranksTable[row].runIndex].id;
-        if (const RunAnalysis *a = m_analysis->analysis(runId))
-            starts.insert(runId, a->steps.steps[m_job->stepIndex[row][size_t(column)]].start);
+        const int64_t index = cellStepIndex(int(row), column);
+        if (const RunAnalysis *a = m_analysis->analysis(runId); a && index >= 0)
+            starts.insert(runId, a->steps.steps[size_t(index)].start);
     }
     if (starts.size() < 2) return false;
-    emit alignRequested(starts, m_job->alignedSteps[size_t(column)]);
+    emit alignRequested(starts, m_columnSteps[size_t(column)]);
     return true;
 }
 
-int JobView::columnHeaderAt(QPoint pos) const {
-    if (!m_job || m_heatmap->isHidden()) return -1;
-    const QRect plot = m_heatmap->axisRect()->rect();
-    // The step numbers sit in the band below the cells, above the axis label.
-    if (pos.x() < plot.left() || pos.x() > plot.right() || pos.y() <= plot.bottom() || pos.y() > plot.bottom() + 28) return -1;
-    const int column = int(std::lround(m_heatmap->xAxis->pixelToCoord(pos.x())));
-    return column >= 0 && size_t(column) < m_job->alignedSteps.size() ? column : -1;
-}
+int JobView::columnHeaderAt(QPoint pos) const { return m_job ? m_heatmap->columnHeaderAt(pos) : -1; }
 
 void JobView::showAlignment(bool aligned, qint64 step) {
     const QSignalBlocker blockBox(m_alignBox), blockStep(m_alignStep);
     m_alignBox->setChecked(aligned);
     if (!aligned || !m_job) return;
-    const auto &steps = m_job->alignedSteps;
+    const auto &steps = m_columnSteps;
     const auto it = std::find(steps.begin(), steps.end(), step);
     if (it != steps.end()) m_alignStep->setCurrentIndex(int(it - steps.begin()));
+}
+
+void JobView::showCompact(bool on) {
+    const QSignalBlocker block(m_compactBox);
+    m_compactBox->setChecked(on);
 }
 
 void JobView::fillAlignSteps() {
     const QSignalBlocker block(m_alignStep);
     const int was = m_alignStep->currentIndex();
     m_alignStep->clear();
-    for (size_t k = 0; m_job && k < m_job->alignedSteps.size(); ++k) m_alignStep->addItem(QString::number(m_job->alignedSteps[k]));
+    for (int64_t step : m_columnSteps) m_alignStep->addItem(QString::number(step));
     if (was >= 0 && was < m_alignStep->count()) m_alignStep->setCurrentIndex(was);
-    m_alignRow->setVisible(m_job && !m_job->alignedSteps.empty());
+    m_alignRow->setVisible(!m_columnSteps.empty());
 }
 
 void JobView::reload() {
@@ -236,37 +283,55 @@ void JobView::reload() {
                                .arg(s.causeExcessMsPerStep, 0, 'f', 1)
                                .arg(s.lateMsPerStep, 0, 'f', 1));
     }
+    updateGeometry();  // the finding's height sets the dock's minimum
+    fillColumns();
     fillAlignSteps();
     drawHeatmap();
     drawBreakdown();
 }
 
-void JobView::drawHeatmap() {
-    QCPColorMapData *cells = m_map->data();
-    if (!m_job || m_job->alignedSteps.empty()) {
-        cells->setSize(0, 0);
-        m_heatmap->replot();
+void JobView::fillColumns() {
+    m_columnSteps.clear();
+    m_cells.clear();
+    if (!m_job || m_job->alignedSteps.empty()) return;
+    if (m_job->alignedByOrder) {  // step numbers differ: the k-th step of every rank
+        m_columnSteps = m_job->alignedSteps;
+        for (const auto &indices : m_job->stepIndex) m_cells.emplace_back(indices.begin(), indices.end());
         return;
     }
-    const int steps = int(m_job->alignedSteps.size()), ranks = int(m_job->ranksTable.size());
-    cells->setSize(steps, ranks);
-    cells->setRange(QCPRange(0, steps - 1), QCPRange(0, ranks - 1));
-    for (int r = 0; r < ranks; ++r) {
-        const RunAnalysis *a = m_analysis->analysis(m_runs[m_job->ranksTable[size_t(r)].runIndex].id);
-        for (int k = 0; k < steps && a; ++k)
-            cells->setCell(k, r, double(a->steps.steps[m_job->stepIndex[size_t(r)][size_t(k)]].dur()) / 1e6);
+    // Every step some rank has: one that a rank lacks is a hole in its row, not a column dropped.
+    static const std::vector<AnalysisStep> kNone;
+    std::vector<const std::vector<AnalysisStep> *> rankSteps;
+    std::set<int64_t> all;
+    for (const JobRankRow &row : m_job->ranksTable) {
+        const RunAnalysis *a = m_analysis->analysis(m_runs[row.runIndex].id);
+        rankSteps.push_back(a ? &a->steps.steps : &kNone);
+        for (const AnalysisStep &s : *rankSteps.back()) all.insert(s.step);
     }
-    m_map->rescaleDataRange(true);
-    QSharedPointer<QCPAxisTickerText> stepTicks(new QCPAxisTickerText);
-    const int every = std::max(1, steps / 12);
-    for (int k = 0; k < steps; k += every) stepTicks->addTick(k, QString::number(m_job->alignedSteps[size_t(k)]));
-    m_heatmap->xAxis->setTicker(stepTicks);
-    m_heatmap->xAxis->setLabel(m_job->alignedByOrder ? tr("step (aligned by order)") : tr("step"));
-    m_heatmap->yAxis->setTicker(rankTicks(*m_job));
-    m_heatmap->xAxis->setRange(-0.5, steps - 0.5);
-    m_heatmap->yAxis->setRange(-0.5, ranks - 0.5);
-    m_heatmap->yAxis->setRangeReversed(true);
-    m_heatmap->replot();
+    m_columnSteps.assign(all.begin(), all.end());
+    for (const auto *rank : rankSteps) {
+        const std::vector<AnalysisStep> &steps = *rank;
+        std::vector<int64_t> cells(m_columnSteps.size(), -1);
+        for (size_t k = 0; k < steps.size(); ++k) {
+            const auto at = std::lower_bound(m_columnSteps.begin(), m_columnSteps.end(), steps[k].step);
+            if (cells[size_t(at - m_columnSteps.begin())] < 0) cells[size_t(at - m_columnSteps.begin())] = int64_t(k);
+        }
+        m_cells.push_back(std::move(cells));
+    }
+}
+
+void JobView::drawHeatmap() {
+    std::vector<QString> names;
+    std::vector<std::vector<double>> ms;
+    for (size_t r = 0; m_job && r < m_job->ranksTable.size(); ++r) {
+        names.push_back(tr("rank %1").arg(m_job->ranksTable[r].rank));
+        const RunAnalysis *a = m_analysis->analysis(m_runs[m_job->ranksTable[r].runIndex].id);
+        std::vector<double> row(m_columnSteps.size(), std::nan(""));
+        for (size_t k = 0; k < m_columnSteps.size() && a; ++k)
+            if (const int64_t index = m_cells[r][k]; index >= 0) row[k] = double(a->steps.steps[size_t(index)].dur()) / 1e6;
+        ms.push_back(std::move(row));
+    }
+    m_heatmap->setCells(names, m_columnSteps, ms, m_job && m_job->alignedByOrder);
 }
 
 void JobView::drawBreakdown() {
@@ -289,7 +354,10 @@ void JobView::drawBreakdown() {
         else m_bars[size_t(c)]->removeFromLegend();
     }
     for (double t : totals) top = std::max(top, t);
-    if (m_job) m_breakdown->xAxis->setTicker(rankTicks(*m_job));
+    if (m_job) m_breakdown->xAxis->setTicker(rankTicks(*m_job, *m_breakdown));
+    for (int i = 0; i < m_breakdown->legend->itemCount(); ++i)  // QCP measures the names a little short
+        m_breakdown->legend->item(i)->setMargins(QMargins(2, 0, 8, 0));
+    m_breakdown->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);  // rows kept by fitLegend()
     m_breakdown->xAxis->setRange(-0.6, double(totals.size()) - 0.4);
     m_breakdown->yAxis->setRange(0, top * 1.08);
     m_breakdown->replot();

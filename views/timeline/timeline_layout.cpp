@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_layout.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace stepscope {
 
@@ -12,6 +13,10 @@ void TimelineLayout::rebuild(const TimelineModel &model) {
     for (int g = 0; g < int(groups.size()); ++g) {
         if (groups[size_t(g)].parent != -1) continue;
         if (groups[size_t(g)].children.empty()) continue;  // a run with nothing to draw
+        if (const int below = compactRows(model, g, y); below != y) {
+            y = below;
+            continue;
+        }
         m_rows.push_back({TimelineRow::Kind::RunHeader, g, y, kRunHeaderHeight});
         y += kRunHeaderHeight;
         if (isCollapsed(g)) continue;
@@ -30,6 +35,25 @@ void TimelineLayout::rebuild(const TimelineModel &model) {
         }
     }
     m_height = y;
+}
+
+int TimelineLayout::compactRows(const TimelineModel &model, int run, int y) {
+    bool first = true;
+    for (int t : m_compact) {
+        if (t < 0 || t >= int(model.tracks().size())) continue;
+        const TimelineTrack &track = model.tracks()[size_t(t)];
+        if (track.isValueTrack() || model.groups()[size_t(track.group)].parent != run) continue;
+        TimelineRow row{TimelineRow::Kind::Track, t, y, 0};
+        row.lanes = std::max(1, std::min(track.depthCount, track.kind == QLatin1String("host_thread") ? kCompactHostLanes : 1));
+        row.laneHeight = kCompactLaneHeight;
+        row.padding = kCompactPadding;
+        row.height = row.lanes * kCompactLaneHeight + 2 * kCompactPadding;
+        row.runTitle = std::exchange(first, false);
+        m_trackRow[size_t(t)] = int(m_rows.size());
+        m_rows.push_back(row);
+        y += row.height;
+    }
+    return y;
 }
 
 const TimelineRow *TimelineLayout::rowAt(int y) const {

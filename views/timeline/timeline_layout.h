@@ -11,6 +11,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <algorithm>
+
 #include <vector>
 
 namespace stepscope {
@@ -21,6 +23,13 @@ struct TimelineRow {
     int index = 0;   // group index (headers) or track index
     int y = 0;       // content coordinates (0 = first row, before scrolling)
     int height = 0;
+    // Compact rows (ranks aligned, TimelineLayout::setCompactTracks) draw only their first `lanes`
+    // depths in thinner lanes, and the first row of a run names the run (it has no header row).
+    int lanes = 0;          // 0: every depth of the track
+    int laneHeight = 18;    // TimelineLayout::kLaneHeight, or kCompactLaneHeight
+    int padding = 3;        // TimelineLayout::kTrackPadding, or kCompactPadding
+    bool runTitle = false;  // compact: this row's label carries its run's title
+    bool compact() const { return lanes > 0; }
 };
 
 class TimelineLayout {
@@ -30,6 +39,9 @@ public:
     static constexpr int kRunHeaderHeight = 24;
     static constexpr int kGroupHeaderHeight = 20;
     static constexpr int kValueTrackHeight = 44;
+    static constexpr int kCompactLaneHeight = 14;
+    static constexpr int kCompactPadding = 1;
+    static constexpr int kCompactHostLanes = 2;  // the step marker and the phases under it
 
     void rebuild(const TimelineModel &model);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
@@ -38,7 +50,20 @@ public:
     const TimelineRow *rowAt(int y) const;
     // The row showing track `track`, or nullptr when it is hidden or folded away.
     const TimelineRow *trackRow(int track) const;
-    static int laneY(const TimelineRow &row, uint32_t depth) { return row.y + kTrackPadding + int(depth) * kLaneHeight; }
+    // The lane a depth is drawn in: itself, or a compact row's last lane for deeper ones (flows and
+    // search hits that point at them).
+    static uint32_t laneOf(const TimelineRow &row, uint32_t depth) {
+        return row.compact() ? std::min<uint32_t>(depth, uint32_t(row.lanes - 1)) : depth;
+    }
+    static int laneY(const TimelineRow &row, uint32_t depth) { return row.y + row.padding + int(laneOf(row, depth)) * row.laneHeight; }
+
+    // Compact mode (ranks aligned at a step): the runs that hold any of `tracks` show just those,
+    // each in a few thin lanes (kCompactHostLanes for a host thread, one for a GPU stream), without
+    // header rows; the user's choices (collapsed, hidden, order) are left as they are and apply again
+    // when the list is empty. Other runs are laid out as usual.
+    void setCompactTracks(std::vector<int> tracks) { m_compact = std::move(tracks); }
+    bool isCompact() const { return !m_compact.empty(); }
+    const std::vector<int> &compactTracks() const { return m_compact; }
 
     bool isCollapsed(int group) const { return m_collapsed.contains(group); }
     void setCollapsed(int group, bool collapsed);
@@ -61,7 +86,9 @@ private:
     std::vector<int> m_trackRow;  // track index -> row index or -1
     QSet<int> m_collapsed, m_hidden;
     QHash<int, std::vector<int>> m_order;  // sub-group -> its tracks, only where the user reordered
+    std::vector<int> m_compact;  // compact mode's tracks, in display order per run; empty: off
     int m_height = 0;
+    int compactRows(const TimelineModel &model, int run, int y);  // -> y after them; y unchanged: none
 };
 
 } // namespace stepscope

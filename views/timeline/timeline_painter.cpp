@@ -27,6 +27,7 @@ const QColor kSelection(66, 133, 244);
 const QColor kStepLine(150, 170, 205);
 const QColor kAligned(214, 118, 26);        // the common start of an aligned step
 const QColor kHighlightedRun(255, 226, 178);  // the run brought into view from the Job dock
+const QColor kRankRule(150, 158, 172);        // compact aligned ranks: the line between two ranks
 
 struct XMap {
     double left, scale;
@@ -113,6 +114,7 @@ void TimelinePainter::paintTracks(QPainter &p, const TimelineFrame &f, std::vect
             paintItems(p, f, row, items, hits);
         }
         p.fillRect(QRect(data.left(), y + row.height - 1, data.width(), 1), kSeparator);
+        if (row.runTitle) p.fillRect(QRect(data.left(), y, data.width(), 1), kRankRule);  // compact: between ranks
     }
     // Step boundaries through the tracks, while they are far enough apart to be told apart (the
     // step band above always shows every step). Dotted by filling short runs: stroking a dashed
@@ -148,8 +150,12 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
                                  const std::vector<TimelineItem> &items, std::vector<TimelineHit> &hits) {
     const QRect data = dataRect(f.size, f.labelWidth);
     const XMap m = xmap(f);
-    const int lane = TimelineLayout::kLaneHeight;
+    const int lane = row.laneHeight;
+    // A compact row draws its first lanes only, its names a size smaller to fit them.
+    const QFont font = p.font();
+    if (row.compact()) p.setFont(sized(font, 7.5));
     const QFontMetrics fm(p.font());
+    const auto skipped = [&row](const TimelineItem &it) { return row.compact() && it.depth >= uint32_t(row.lanes); };
     const double left = data.left() - 2.0, right = data.right() + 2.0;
     auto rectOf = [&](const TimelineItem &it) {
         const double x0 = std::max(left, m.x(it.startNs)), x1 = std::min(right, m.x(it.endNs()));
@@ -158,7 +164,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
     };
     // Density blocks first: a light wash of the dominant colour, hatched, so they never pass for a slice.
     for (const TimelineItem &it : items) {
-        if (!it.block) continue;
+        if (!it.block || skipped(it)) continue;
         const QRectF r = rectOf(it);
         QColor wash = f.model->nameColorOf(it.nameId);
         wash.setAlpha(120);
@@ -175,7 +181,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
         hits.push_back({r, row.index, it});
     }
     for (const TimelineItem &it : items) {
-        if (it.block) continue;
+        if (it.block || skipped(it)) continue;
         QRectF r = rectOf(it);
         if (r.width() > 3) r.setRight(r.right() - 1);  // a hairline gap between neighbours
         const QColor fill = f.model->nameColorOf(it.nameId);
@@ -197,6 +203,7 @@ void TimelinePainter::paintItems(QPainter &p, const TimelineFrame &f, const Time
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
     }
+    p.setFont(font);
 }
 
 void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn) {
@@ -227,8 +234,8 @@ void TimelinePainter::paintFlows(QPainter &p, const TimelineFrame &f, bool visib
         const TimelineRow *a = f.layout->trackRow(fl.fromTrack);
         const TimelineRow *b = f.layout->trackRow(fl.toTrack);
         if (!a || !b) continue;  // an end on a hidden or collapsed track
-        QPointF from(m.x(fl.fromNs), screenY(f, TimelineLayout::laneY(*a, fl.fromDepth)) + TimelineLayout::kLaneHeight / 2.0);
-        QPointF to(m.x(fl.toNs), screenY(f, TimelineLayout::laneY(*b, fl.toDepth)) + TimelineLayout::kLaneHeight / 2.0);
+        QPointF from(m.x(fl.fromNs), screenY(f, TimelineLayout::laneY(*a, fl.fromDepth)) + a->laneHeight / 2.0);
+        QPointF to(m.x(fl.toNs), screenY(f, TimelineLayout::laneY(*b, fl.toDepth)) + b->laneHeight / 2.0);
         if ((from.x() < left && to.x() < left) || (from.x() > right && to.x() > right)) continue;  // not in view
         // A launch 100 ms before its kernel is far off screen: an arrow towards it would be a flat
         // line along the lane. The off-screen end is pinned to the edge, at its own lane, dashed.
@@ -281,14 +288,14 @@ void TimelinePainter::paintSearchHits(QPainter &p, const TimelineFrame &f) {
         if (!row) continue;  // hidden or collapsed
         const uint32_t depth = std::min<uint32_t>(it->depth, uint32_t(std::max(1, tracks[size_t(it->track)].depthCount) - 1));
         const double y = screenY(f, TimelineLayout::laneY(*row, depth));
-        if (y + TimelineLayout::kLaneHeight < data.top() || y > data.bottom()) continue;
+        if (y + row->laneHeight < data.top() || y > data.bottom()) continue;
         double x0 = std::max(data.left() - 2.0, m.x(it->startNs)), x1 = std::min(data.right() + 2.0, m.x(it->startNs + it->durNs));
         if (x1 - x0 < 3) {
             const double c = (x0 + x1) / 2;
             x0 = c - 1.5;
             x1 = c + 1.5;
         }
-        rects.push_back(QRectF(x0 + 0.5, y + 0.5, x1 - x0 - 1, TimelineLayout::kLaneHeight - 1));
+        rects.push_back(QRectF(x0 + 0.5, y + 0.5, x1 - x0 - 1, row->laneHeight - 1));
     }
     if (rects.isEmpty()) return;
     p.save();
@@ -313,7 +320,9 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
         const int y = screenY(f, row.y);
         if (y + row.height < col.top() || y > col.bottom()) continue;
         const QRect r(0, y, f.labelWidth, row.height);
-        if (row.kind == TimelineRow::Kind::Track) {
+        if (row.compact()) {
+            paintCompactLabel(p, f, row, y);
+        } else if (row.kind == TimelineRow::Kind::Track) {
             const TimelineTrack &t = tracks[size_t(row.index)];
             p.setFont(base);
             if (t.isValueTrack()) {
@@ -347,6 +356,32 @@ void TimelinePainter::paintLabels(QPainter &p, const TimelineFrame &f) {
     p.setFont(base);
     p.restore();
     p.fillRect(QRect(f.labelWidth - 1, kHeaderHeight, 1, f.size.height()), QColor(205, 209, 215));
+}
+
+void TimelinePainter::paintCompactLabel(QPainter &p, const TimelineFrame &f, const TimelineRow &row, int y) {
+    // Compact rows have no run header: the run's first row names it (bold, in the header's colour,
+    // with a rule above that separates the ranks), the track name on the line below or beside it.
+    const TimelineTrack &t = f.model->tracks()[size_t(row.index)];
+    const int run = f.model->groups()[size_t(t.group)].parent;
+    const QFont base = p.font();
+    const int width = f.labelWidth - 12;
+    const int line = row.laneHeight;
+    const int top = y + row.padding;
+    if (row.runTitle) {
+        p.fillRect(QRect(0, y, f.labelWidth, row.height), run == f.highlightedRunGroup ? kHighlightedRun : kRunHeader);
+        p.fillRect(QRect(0, y, f.labelWidth, 1), kRankRule);
+        p.setFont(sized(base, 8, true));
+        p.setPen(kText);
+        p.drawText(QRect(6, top, width, line), Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(p.font()).elidedText(runTitle(f, run), Qt::ElideMiddle, width));
+    }
+    p.setFont(sized(base, 7.5));
+    p.setPen(kMutedText);
+    const bool below = !row.runTitle || row.lanes >= 2;
+    const QRect nameRect = row.runTitle ? QRect(14, top + line, width - 8, line) : QRect(14, top, width - 8, line);
+    if (below)
+        p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, QFontMetrics(p.font()).elidedText(displayText(t.name), Qt::ElideMiddle, nameRect.width()));
+    p.setFont(base);
 }
 
 void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {

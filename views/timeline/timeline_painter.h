@@ -74,6 +74,7 @@ private:
     static void paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn);
     static void paintSearchHits(QPainter &p, const TimelineFrame &f);
     static void paintLabels(QPainter &p, const TimelineFrame &f);
+    static void paintCompactLabel(QPainter &p, const TimelineFrame &f, const TimelineRow &row, int y);
     static void paintRuler(QPainter &p, const TimelineFrame &f);
     static void paintSteps(QPainter &p, const TimelineFrame &f);
 };

@@ -21,7 +21,8 @@ constexpr const char *kLabelWidthSetting = "timeline/labelWidth";  // QSettings:
 TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)),
       m_annotations(new TimelineAnnotationOverlay(session, time, this)),
-      m_labelWidth(std::clamp(QSettings().value(kLabelWidthSetting, TimelinePainter::kLabelWidth).toInt(), kMinLabelWidth, kMaxLabelWidth)) {
+      m_labelWidth(std::clamp(QSettings().value(kLabelWidthSetting, TimelinePainter::kLabelWidth).toInt(), kMinLabelWidth, kMaxLabelWidth)),
+      m_compactRanks(compactRanksSetting()) {
     setObjectName(QStringLiteral("timelineView"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -59,6 +60,7 @@ void TimelineView::reload() {
     if (m_alignedStep) {  // the model came back as recorded
         m_alignedStep.reset();
         m_alignedAt = 0;
+        m_alignedRuns.clear();
         emit alignmentChanged(false, 0);
     }
 }
@@ -71,6 +73,7 @@ void TimelineView::relayout() {
 
 void TimelineView::applyModelReset() {
     m_layout.restoreChoices(*m_model, m_savedChoices);
+    m_layout.setCompactTracks({});  // track indices of the old model
     relayout();
 }
 

@@ -60,6 +60,14 @@ public:
     // the evidence pack never do: they show the recorded times, whatever the GUI was left in.
     void restoreAlignment();
     std::optional<int64_t> alignedStep() const { return m_alignedStep; }
+    // Compact aligned ranks: while aligned, each run shows only its main host thread and busiest GPU
+    // stream in thin lanes (compactTracksOf), so that many ranks fit on one screen; the other tracks
+    // are folded away, not hidden, and come back when the mode is left or compact is turned off.
+    // The preference is the user's (QSettings "timeline/compactRanks", on by default), never the
+    // session's.
+    void setCompactRanks(bool on);
+    bool compactRanks() const { return m_compactRanks; }
+    bool isCompact() const { return m_layout.isCompact(); }  // compact now (aligned and preferred)
     int64_t alignedStartNs() const { return m_alignedAt; }  // display time where the aligned step starts
     // Brings run `runId` to the top of the tracks (expanded if it was folded), highlights its header
     // and zooms to `recorded` — a range in that run's own recorded times (shifted when aligned).
@@ -115,6 +123,7 @@ public:
 signals:
     void sliceSelected(const stepscope::SliceDetails &details);  // invalid details: cleared
     void alignmentChanged(bool aligned, qint64 step);
+    void compactRanksChanged(bool on);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -143,6 +152,8 @@ private:
     bool applyAlignment(const QHash<qint64, qint64> &recordedStarts, int64_t step, bool zoom);
     QHash<qint64, qint64> recordedStepStarts(int64_t step) const;  // run id -> where its step starts
     void addAlignmentAction(QMenu &menu, int64_t t);
+    void applyCompact();  // the layout follows the alignment and the compact preference
+    static bool compactRanksSetting();
     NsRange range() const { return m_time->range(); }
 
     SessionModel *m_session;
@@ -170,6 +181,8 @@ private:
     std::optional<int64_t> m_alignedStep;  // ranks aligned at this step (display-only run offsets)
     int64_t m_alignedAt = 0;
     int m_highlightedRun = -1;  // run group brought into view from the Job dock
+    std::vector<int64_t> m_alignedRuns;  // the runs shifted to the aligned step, in timeline order
+    bool m_compactRanks;
 };
 
 } // namespace stepscope

@@ -2,6 +2,8 @@
 // and bringing one run into view for the Job dock.
 #include "views/timeline/timeline_view.h"
 
+#include "models/timeline/timeline_compact_tracks.h"
+
 #include <QMenu>
 #include <QSettings>
 
@@ -14,6 +16,7 @@ namespace {
 // QSettings: the user's habit, not the session's data.
 constexpr const char *kAlignSetting = "timeline/alignRanks";
 constexpr const char *kAlignStepSetting = "timeline/alignStep";
+constexpr const char *kCompactSetting = "timeline/compactRanks";
 
 void rememberAlignment(std::optional<int64_t> step) {
     QSettings settings;
@@ -21,6 +24,28 @@ void rememberAlignment(std::optional<int64_t> step) {
     if (step) settings.setValue(kAlignStepSetting, qint64(*step));
 }
 } // namespace
+
+bool TimelineView::compactRanksSetting() { return QSettings().value(kCompactSetting, true).toBool(); }
+
+void TimelineView::setCompactRanks(bool on) {
+    QSettings().setValue(kCompactSetting, on);
+    if (on == m_compactRanks) return;
+    m_compactRanks = on;
+    applyCompact();
+    emit compactRanksChanged(on);
+}
+
+void TimelineView::applyCompact() {
+    std::vector<int> tracks;
+    if (m_compactRanks && m_alignedStep)
+        for (int64_t run : m_alignedRuns)
+            for (int t : compactTracksOf(*m_model, run)) tracks.push_back(t);
+    if (tracks == m_layout.compactTracks()) return;
+    const bool entering = !m_layout.isCompact() && !tracks.empty();
+    m_layout.setCompactTracks(std::move(tracks));
+    relayout();
+    if (entering) setScrollY(0);  // every rank, from the first
+}
 
 bool TimelineView::canAlignRuns() const {
     std::set<int64_t> runs;
@@ -46,20 +71,22 @@ bool TimelineView::applyAlignment(const QHash<qint64, qint64> &recordedStarts, i
     // The first run (in the timeline's order) keeps its times: the shared time range, the other
     // views and the annotations stay true for it.
     std::optional<int64_t> reference;
-    int runs = 0;
+    std::vector<int64_t> runs;
     for (const TimelineGroup &g : m_model->groups()) {
         if (g.parent >= 0 || !recordedStarts.contains(g.runId)) continue;
         if (!reference) reference = recordedStarts.value(g.runId);
-        ++runs;
+        runs.push_back(g.runId);
     }
-    if (!reference || runs < 2) return false;
+    if (!reference || runs.size() < 2) return false;
     std::unordered_map<int64_t, int64_t> offsets;
     for (auto it = recordedStarts.begin(); it != recordedStarts.end(); ++it) offsets[it.key()] = *reference - it.value();
     m_model->setRunOffsets(std::move(offsets));
     const bool changed = m_alignedStep != step || m_alignedAt != *reference;
     m_alignedStep = step;
     m_alignedAt = *reference;
+    m_alignedRuns = std::move(runs);
     rememberAlignment(step);
+    applyCompact();
     if (zoom) {  // the aligned step: from its common start to the end of its longest instance
         int64_t end = *reference + 1;
         for (const TimelineStep &s : m_model->steps())
@@ -77,7 +104,9 @@ void TimelineView::clearAlignment(bool remember) {
     if (!m_alignedStep) return;
     m_alignedStep.reset();
     m_alignedAt = 0;
+    m_alignedRuns.clear();
     m_model->setRunOffsets({});
+    applyCompact();
     update();
     emit alignmentChanged(false, 0);
 }
@@ -110,6 +139,10 @@ void TimelineView::addAlignmentAction(QMenu &menu, int64_t t) {
     if (m_alignedStep) {
         menu.addAction(tr("Leave Rank Alignment at Step %1\tR").arg(*m_alignedStep), this,
                        [this] { clearAlignment(); });
+        QAction *compact = menu.addAction(tr("Compact Ranks (Main Thread and Busiest GPU Stream)"), this,
+                                          [this](bool on) { setCompactRanks(on); });
+        compact->setCheckable(true);
+        compact->setChecked(m_compactRanks);
     } else if (canAlignRuns()) {
         if (const auto step = stepNear(t))
             menu.addAction(tr("Align Ranks at Step %1\tR").arg(*step), this, [this, s = *step] { alignRunsAtStep(s); });
@@ -120,12 +153,21 @@ bool TimelineView::revealRun(int64_t runId, NsRange recorded) {
     const int group = m_model->runGroup(runId);
     if (group < 0) return false;
     m_highlightedRun = group;
-    if (m_layout.isCollapsed(group)) {  // shown for a look, not a choice: not saved
+    if (!m_layout.isCompact() && m_layout.isCollapsed(group)) {  // shown for a look, not a choice: not saved
         m_layout.setCollapsed(group, false);
         relayout();
     }
-    for (const TimelineRow &row : m_layout.rows())
-        if (row.kind == TimelineRow::Kind::RunHeader && row.index == group) setScrollY(row.y);
+    // Its header, or in compact mode its first row (which names it).
+    const auto &tracks = m_model->tracks();
+    const auto &groups = m_model->groups();
+    const auto &rows = m_layout.rows();
+    const auto first = std::find_if(rows.begin(), rows.end(), [&](const TimelineRow &row) {
+        return row.kind == TimelineRow::Kind::RunHeader ? row.index == group
+                                                         : row.runTitle && groups[size_t(tracks[size_t(row.index)].group)].parent == group;
+    });
+    if (first != rows.end() && !(m_layout.isCompact() && first->y + first->height <= m_scrollY + height() - TimelinePainter::kHeaderHeight &&
+                                 first->y >= m_scrollY))
+        setScrollY(first->y);  // (a compact rank already on screen stays where it is)
     if (recorded.valid()) {
         const int64_t offset = m_model->runOffset(runId);
         m_time->setRange({recorded.start + offset, recorded.end + offset});

@@ -1,0 +1,57 @@
+#pragma once
+// JobHeatmapPlot: the Job dock's rank × step heatmap of step time. Every real value is a colour of
+// a light-yellow → dark-red scale (the slowest step is the darkest, never the background's white);
+// a cell where a rank has no such step is grey and hatched, and its tooltip says so; the colour
+// legend names its unit (ms). The step numbers under the cells are links (columnHeaderAt). JobView
+// owns one and fills it with setCells(); it says which cell was clicked.
+
+#include <QColor>
+#include <QPoint>
+#include <QString>
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace stepscope {
+
+class JobHeatmapPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit JobHeatmapPlot(QWidget *parent = nullptr);
+
+    // rowNames: one per rank (top to bottom); columnSteps: the step number of each column;
+    // ms[row][column]: step time, NaN where that rank has no such step. Empty: no cells.
+    void setCells(const std::vector<QString> &rowNames, const std::vector<int64_t> &columnSteps,
+                  const std::vector<std::vector<double>> &ms, bool alignedByOrder);
+    QCPColorMap *map() const { return m_map; }
+    QCPColorScale *scale() const { return m_scale; }
+    // The colour a value is drawn in, and the colour of a missing cell.
+    QColor colorOf(double ms) const;
+    static QColor missingColor() { return QColor(196, 198, 202); }
+    // The heatmap column whose step-number label is under widget position `pos`, or -1.
+    int columnHeaderAt(QPoint pos) const;
+    // The cell under widget position `pos` as {row, column}, or {-1, -1}.
+    std::pair<int, int> cellAt(QPoint pos) const;
+    // What the tooltip says over that cell ("rank 3 · step 12: 281.4 ms", "rank 3 has no step 12").
+    QString cellText(int row, int column) const;
+
+    // Every `stride`-th label of `count` so that labels about `labelPx` wide (or tall) never touch
+    // in `pixels`; shared with the breakdown bars.
+    static int tickStride(int count, int pixels, int labelPx);
+
+protected:
+    bool event(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void fitTicks();  // as many step and rank labels as fit the plot's size
+    QCPColorMap *m_map;
+    QCPColorScale *m_scale;
+    std::vector<QString> m_rowNames;
+    std::vector<int64_t> m_columnSteps;
+    std::vector<std::vector<double>> m_ms;
+    std::vector<QCPItemRect *> m_hatches;  // over the missing cells
+};
+
+} // namespace stepscope
