@@ -100,41 +100,48 @@ std::pair<Category, double> ownCause(const std::vector<JobMember> &runs, const J
 }
 
 void addFindings(const std::vector<JobMember> &runs, const JobAnalysis &job) {
-    if (job.stragglers.empty()) return;
-    const JobStraggler &s = job.stragglers.front();
-    const std::string who = "rank " + std::to_string(s.rank) + "'s " + s.cause;
     for (const JobRankRow &row : job.ranksTable) {
         RunAnalysis &a = *runs[row.runIndex].analysis;
-        Finding f;
-        f.steps = job.alignedSteps;
-        if (row.rank == s.rank) {
-            f.rule = "job_straggler";
-            f.severity = "high";
-            f.title = "Holds the job back: arrives ~" + msText(s.lateMsPerStep) + " ms/step late at the first all-reduce (" +
-                      s.cause + ")";
-            f.detail = "Its " + s.cause + " takes ~" + msText(s.causeExcessMsPerStep) +
-                       " ms/step more than on the other ranks; every other rank waits inside its all-reduce until this "
-                       "rank joins, in " + std::to_string(s.lateSteps) + " of " + std::to_string(job.alignedSteps.size()) +
-                       " steps.";
-            f.recommendation = "Fix this rank's " + s.cause + " first: the whole job runs at its pace.";
-        } else if (row.collectiveWaitMs * 1e6 >= double(kMinLateNs)) {
-            f.rule = "job_waits_for_straggler";
-            f.severity = "high";
-            f.title = "Waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who;
-            f.detail = "This rank's collective time is the symptom: its first all-reduce of each step spins until rank " +
-                       std::to_string(s.rank) + " joins; that rank is late because of its " + s.cause + ".";
-            f.recommendation = "Look at rank " + std::to_string(s.rank) + " (" + s.run + "), not at this rank's communication.";
-            if (a.bottleneck == "collective")
-                a.bottleneckEvidence += (a.bottleneckEvidence.empty() ? "" : " ") + std::string("(the symptom: it waits ~") +
-                                        msText(row.collectiveWaitMs) + " ms/step for " + who + ")";
-        } else {
-            continue;
-        }
-        a.findings.insert(a.findings.begin(), std::move(f));
+        JobRankNote note = JobAnalyzer::noteFor(job, row, a);
+        if (!note.symptom.empty()) a.bottleneckEvidence += (a.bottleneckEvidence.empty() ? "" : " ") + note.symptom;
+        if (note.finding) a.findings.insert(a.findings.begin(), std::move(*note.finding));
     }
 }
 
 } // namespace
+
+JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, const RunAnalysis &analysis) {
+    JobRankNote note;
+    if (job.stragglers.empty()) return note;
+    const JobStraggler &s = job.stragglers.front();
+    const std::string who = "rank " + std::to_string(s.rank) + "'s " + s.cause;
+    Finding f;
+    f.steps = job.alignedSteps;
+    if (row.rank == s.rank) {
+        f.rule = "job_straggler";
+        f.severity = "high";
+        f.title = "Holds the job back: arrives ~" + msText(s.lateMsPerStep) + " ms/step late at the first all-reduce (" +
+                  s.cause + ")";
+        f.detail = "Its " + s.cause + " takes ~" + msText(s.causeExcessMsPerStep) +
+                   " ms/step more than on the other ranks; every other rank waits inside its all-reduce until this "
+                   "rank joins, in " + std::to_string(s.lateSteps) + " of " + std::to_string(job.alignedSteps.size()) +
+                   " steps.";
+        f.recommendation = "Fix this rank's " + s.cause + " first: the whole job runs at its pace.";
+    } else if (row.collectiveWaitMs * 1e6 >= double(kMinLateNs)) {
+        f.rule = "job_waits_for_straggler";
+        f.severity = "high";
+        f.title = "Waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who;
+        f.detail = "This rank's collective time is the symptom: its first all-reduce of each step spins until rank " +
+                   std::to_string(s.rank) + " joins; that rank is late because of its " + s.cause + ".";
+        f.recommendation = "Look at rank " + std::to_string(s.rank) + " (" + s.run + "), not at this rank's communication.";
+        if (analysis.bottleneck == "collective")
+            note.symptom = "(the symptom: it waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who + ")";
+    } else {
+        return note;
+    }
+    note.finding = std::move(f);
+    return note;
+}
 
 std::optional<JobAnalysis> JobAnalyzer::analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources) {
     std::vector<JobMember> members;

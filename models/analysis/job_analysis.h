@@ -7,6 +7,8 @@
 // rank, its cost the others' wait. Waiting ranks get a finding naming the straggler. Called by
 // ReportBuilder after every run's RunAnalysis; read by ReportFormatter and the job view.
 
+#include "models/analysis/run_analysis.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,7 +17,6 @@
 namespace stepscope {
 
 struct RunReport;
-struct RunAnalysis;
 struct RunRow;
 struct SourceRow;
 
@@ -57,6 +58,13 @@ struct JobAnalysis {
     std::vector<std::string> notes;           // alignment, missing ranks, duplicate ranks
 };
 
+// What the job says about one rank: the straggler's or a waiting rank's finding, and for a waiting
+// rank whose own verdict is collective, the symptom note that goes after its bottleneck evidence.
+struct JobRankNote {
+    std::optional<Finding> finding;
+    std::string symptom;
+};
+
 class JobAnalyzer {
 public:
     // Nothing when fewer than two runs carry a rank. With addFindings, the straggler and the ranks
@@ -65,6 +73,9 @@ public:
                                               bool addFindings);
     // The report's runs; adds the findings.
     static std::optional<JobAnalysis> analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources);
+    // The note for one row of the job's ranks table (nothing without a straggler); what
+    // analyze(..., addFindings) adds, for views that show the shared analyses unchanged.
+    static JobRankNote noteFor(const JobAnalysis &job, const JobRankRow &row, const RunAnalysis &analysis);
 };
 
 } // namespace stepscope

@@ -7,11 +7,14 @@
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"
+#include "views/analysis/findings_view.h"
 #include "views/export/export_caption.h"
 #include "views/job/job_heatmap_plot.h"
 #include "views/job/job_view.h"
 
+#include <QComboBox>
 #include <QLabel>
+#include <QTreeWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -156,6 +159,26 @@ private slots:
         }
         QCOMPARE(grey, 7);
         QVERIFY(holes.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/job_view_holes.png")));
+    }
+
+    // The Findings panel of a rank shows what the job says about it first, as the report does: a
+    // waiting rank "Waits ~N ms/step for rank 4's input" (and its collective verdict is the symptom),
+    // the straggler "Holds the job back".
+    void findingsOfEachRankNameTheStraggler() {
+        FindingsView view(&m_session, &m_time);
+        auto *runs = view.findChild<QComboBox *>();
+        QVERIFY(runs);
+        const auto firstFinding = [&] {
+            QTreeWidgetItem *group = view.tree()->topLevelItem(0);
+            return group && group->childCount() > 0 ? group->child(0)->text(1) : QString();
+        };
+        runs->setCurrentIndex(runs->findText(QStringLiteral("rank 0")));
+        QVERIFY2(firstFinding().startsWith(QStringLiteral("Waits ~")) && firstFinding().contains(QStringLiteral("rank 4's input")),
+                 qPrintable(firstFinding()));
+        QVERIFY2(view.bottleneckText().contains(QStringLiteral("for rank 4's input")), qPrintable(view.bottleneckText()));
+        runs->setCurrentIndex(runs->findText(QStringLiteral("rank 4")));
+        QVERIFY2(firstFinding().startsWith(QStringLiteral("Holds the job back")), qPrintable(firstFinding()));
+        QVERIFY(!view.bottleneckText().contains(QStringLiteral("the symptom")));
     }
 
     void exportCaptionNamesTheRootCause() {

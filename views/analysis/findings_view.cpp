@@ -110,6 +110,29 @@ void FindingsView::activate(QTreeWidgetItem *item) {
     m_time->setRange({start - pad, end + pad});
 }
 
+JobRankNote FindingsView::jobNote(int64_t runId, const RunAnalysis &analysis) const {
+    if (!m_session->store()) return {};
+    std::vector<RunRow> runs;
+    std::vector<RunAnalysis *> analyses;
+    bool ranked = false;
+    for (const RunRow &run : m_analysis->runs()) {
+        if (!run.rank) continue;
+        ranked = ranked || run.id == runId;
+        const RunAnalysis *a = m_analysis->analysisOrStart(run.id);
+        if (!a) return {};  // a rank still being analysed: the job is not known yet
+        runs.push_back(run);
+        analyses.push_back(const_cast<RunAnalysis *>(a));  // only read: no findings are added
+    }
+    if (!ranked || runs.size() < 2) return {};
+    std::vector<JobMember> members;
+    for (size_t i = 0; i < runs.size(); ++i) members.push_back({&runs[i], analyses[i]});
+    const auto job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
+    if (!job) return {};
+    for (const JobRankRow &row : job->ranksTable)
+        if (runs[row.runIndex].id == runId) return JobAnalyzer::noteFor(*job, row, analysis);
+    return {};
+}
+
 void FindingsView::reloadRuns() {
     const QString current = m_runBox->currentText();
     {
@@ -130,11 +153,12 @@ void FindingsView::reload() {
         m_bottleneck->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
         return;
     }
+    const JobRankNote job = jobNote(m_runBox->currentData().toLongLong(), *a);
     QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck).toHtmlEscaped());
     if (const auto c = categoryFromName(a->bottleneck))
         line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;
     if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail).toHtmlEscaped());
-    line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence).toHtmlEscaped());
+    line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence + (job.symptom.empty() ? "" : " " + job.symptom)).toHtmlEscaped());
     // Lead with what fixing it is worth: the biggest projected gain first.
     if (const auto ranked = rankedProjections(*a); !ranked.empty())
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
@@ -150,12 +174,14 @@ void FindingsView::reload() {
     }
     m_bottleneck->setText(line);
 
-    auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1), biggest projected gain first").arg(a->findings.size())});
     std::vector<const Finding *> ordered;
     for (const Finding &f : a->findings) ordered.push_back(&f);
     std::stable_sort(ordered.begin(), ordered.end(), [](const Finding *x, const Finding *y) {
         return (x->projection ? x->projection->speedup : 0.0) > (y->projection ? y->projection->speedup : 0.0);
     });
+    if (job.finding) ordered.insert(ordered.begin(), &*job.finding);  // the job's root cause leads
+    auto *findings = new QTreeWidgetItem(m_tree, {QString(), job.finding ? tr("Findings (%1): the job's first, then biggest projected gain first").arg(ordered.size())
+                                                                         : tr("Findings (%1), biggest projected gain first").arg(ordered.size())});
     for (const Finding *fp : ordered) {
         const Finding &f = *fp;
         QString evidence;
