@@ -13,9 +13,9 @@ namespace stepscope::gui {
 namespace {
 constexpr size_t kMaxStepNotes = 8;  // more evidence steps than this: one note over the whole range
 
-std::string severityColor(const std::string &severity) {
-    if (severity == "high") return "#e0474c";
-    if (severity == "medium") return "#f5a623";
+std::string severityColor(FindingSeverity severity) {
+    if (severity == FindingSeverity::High) return "#e0474c";
+    if (severity == FindingSeverity::Medium) return "#f5a623";
     return "#2f6fb5";
 }
 
@@ -33,7 +33,7 @@ FigureRequest requestFor(const Finding &f, const RunReport &run) {
     FigureRequest r;
     r.view = QStringLiteral("window");
     r.size = QSize(1600, 1000);
-    r.title = QStringLiteral("[%1] %2").arg(QString::fromStdString(f.severity), QString::fromStdString(f.title));
+    r.title = QStringLiteral("[%1] %2").arg(QString::fromLatin1(findingSeverityName(f.severity)), QString::fromStdString(f.title));
     const auto &steps = run.analysis.steps.steps;
     int64_t lo = f.startNs, hi = f.endNs;
     if (hi <= lo && !steps.empty()) {
@@ -109,7 +109,7 @@ std::vector<EvidenceShot> EvidencePack::write(const std::filesystem::path &sessi
                 if (error) *error = failure.toStdString();
                 return shots;
             }
-            shots.push_back({run.run.name, f.rule, f.severity, f.title, file});
+            shots.push_back({run.run.name, f.rule, findingSeverityName(f.severity), f.title, file});
         }
     return shots;
 }

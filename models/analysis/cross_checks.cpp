@@ -53,7 +53,7 @@ void CrossChecks::evaluate(RunAnalysis &ra, const SessionReader &reader, const R
     // One finding for the first disagreeing figure (overview and input pipeline state the same one).
     for (const CrossCheck &c : ra.crossChecks) {
         if (!c.agree || *c.agree) continue;
-        ra.findings.push_back({"tf_profiler_disagrees", "medium", "TensorFlow profiler and Stepscope disagree on input time",
+        ra.findings.push_back({"tf_profiler_disagrees", FindingSeverity::Medium, "TensorFlow profiler and Stepscope disagree on input time",
                                describe(c) + ": " + points(std::abs(*c.inputPct - ours)) + " points apart (more than " +
                                    points(kAgreePoints) + "). Steps: " + std::string(stepSourceName(ra.steps.source)) + " (" +
                                    std::to_string(ra.steps.steps.size()) + "); " + fs::path(c.file).filename().string() +

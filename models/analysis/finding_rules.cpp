@@ -37,7 +37,7 @@ void verdict(RunAnalysis &ra, const std::string &rule, double value, Threshold t
              const std::string &what, const std::string &recommendation) {
     if (value < t.medium) return;
     const bool high = value >= t.high;
-    Finding f{rule, high ? "high" : "medium", (high ? "Highly " : "Moderately ") + what,
+    Finding f{rule, high ? FindingSeverity::High : FindingSeverity::Medium, (high ? "Highly " : "Moderately ") + what,
               formatPct(value) + " of step time (TensorFlow profiler thresholds: >= " + formatPct(t.medium) +
                   " moderate, >= " + formatPct(t.high) + " high).",
               recommendation, {}, 0, 0};
@@ -63,14 +63,14 @@ void tensorflowVerdicts(RunAnalysis &ra) {
                                f.recommendation;
         }
     } else if (other >= 3) {
-        ra.findings.push_back(withEvidence({"tf_input_bound", "low", "Potentially input-bound (I/O or Python)",
+        ra.findings.push_back(withEvidence({"tf_input_bound", FindingSeverity::Low, "Potentially input-bound (I/O or Python)",
                                             formatPct(input) + " input, but " + formatPct(other) +
                                                 " of step time is untraced (>= 3%): reading data or Python overhead.",
                                             "Trace the input pipeline (with_stack / record_function) to see where untraced time goes.",
                                             {}, 0, 0},
                                            ra, Category::Other, 0.05));
     } else {
-        ra.findings.push_back({"tf_input_bound", "info", "Not input-bound",
+        ra.findings.push_back({"tf_input_bound", FindingSeverity::Info, "Not input-bound",
                                formatPct(input) + " of step time waits for input (< 5%).", "", {}, 0, 0});
     }
     verdict(ra, "tf_output_bound", ra.categoryPct(Category::D2H), {20, 5}, Category::D2H, "output-bound (device to host)",
@@ -92,7 +92,7 @@ void pytorchRecommendations(RunAnalysis &ra) {
     const double input = ra.categoryPct(Category::Input);
     if (input > 5)
         ra.findings.push_back(withEvidence(
-            {"pt_dataloader", input >= 20 ? "high" : "medium", "High time cost on input data loading",
+            {"pt_dataloader", input >= 20 ? FindingSeverity::High : FindingSeverity::Medium, "High time cost on input data loading",
              formatPct(input) + " of step time is spent in the DataLoader (PyTorch profiler plugin: > 5%).",
              "Increase DataLoader num_workers (multi-process loading), set pin_memory=True and prefetch_factor; move "
              "heavy augmentation to the GPU (DALI, torchvision.transforms.v2 on CUDA tensors).",
@@ -101,14 +101,14 @@ void pytorchRecommendations(RunAnalysis &ra) {
     const double comm = ra.categoryPct(Category::Collective);
     if (comm > 10)
         ra.findings.push_back(withEvidence(
-            {"pt_communication", comm >= 30 ? "high" : "medium", "High communication time",
+            {"pt_communication", comm >= 30 ? FindingSeverity::High : FindingSeverity::Medium, "High communication time",
              formatPct(comm) + " of step time is exposed communication (PyTorch profiler plugin: > 10%).",
              "Try gradient compression (DDP comm hooks), gradient accumulation, or a larger batch; with large batches "
              "consider the LAMB optimizer.",
              {}, 0, 0},
             ra, Category::Collective, 0.05));
     if (ra.gpuTraced && ra.gpuBusyPct < 50 && !ra.steps.steps.empty())  // a CPU-only trace has no GPU to fill
-        ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? "high" : "medium", "Low GPU utilization",
+        ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? FindingSeverity::High : FindingSeverity::Medium, "Low GPU utilization",
                                "GPU kernels run during " + formatPct(ra.gpuBusyPct) +
                                    " of step time (PyTorch profiler plugin: < 50%).",
                                "Increase the batch size (if memory allows) to give the GPU more work per launch, after "
@@ -137,7 +137,7 @@ void stageRules(RunAnalysis &ra) {
     for (const Stage &s : stages) {
         const double p = ra.categoryPct(s.c);
         if (p < 5) continue;
-        ra.findings.push_back(withEvidence({s.rule, p >= 20 ? "high" : "medium", s.title,
+        ra.findings.push_back(withEvidence({s.rule, p >= 20 ? FindingSeverity::High : FindingSeverity::Medium, s.title,
                                             formatPct(p) + " of step time is exposed " + std::string(categoryName(s.c)) + ".",
                                             s.rec, {}, 0, 0},
                                            ra, s.c, 0.02));
@@ -153,7 +153,7 @@ void stageRules(RunAnalysis &ra) {
         for (const auto &[k, v] : ra.gaps.byHostActivityNs)
             if (v > topNs) top = k, topNs = v;
         const double hostWait = 100.0 * double(ra.gaps.device.byCauseNs[0]) / double(std::max<int64_t>(1, ra.gaps.device.totalNs));
-        Finding f{"gpu_idle", ra.gaps.device.totalNs > 0.3 * total ? "high" : "medium", "GPU idle inside steps",
+        Finding f{"gpu_idle", ra.gaps.device.totalNs > 0.3 * total ? FindingSeverity::High : FindingSeverity::Medium, "GPU idle inside steps",
                   (devices > 1 ? "The " + std::to_string(gpus.size()) + " GPUs are idle on average " : std::string("The GPU is idle ")) +
                       formatPct(100.0 * double(ra.gaps.device.totalNs) / total) + " of step time in " +
                       std::to_string(ra.gaps.device.count) + " gaps; " + formatPct(hostWait) +
@@ -185,7 +185,7 @@ void stepOutlierRules(RunAnalysis &ra) {
         mean /= double(steps.size());
         for (const AnalysisStep &s : steps) var += (double(s.dur()) - mean) * (double(s.dur()) - mean);
         const double limit = mean + 3 * std::sqrt(var / double(steps.size()));
-        Finding f{"sm_step_outlier", "medium", "Step outliers (SageMaker StepOutlier)", "", 
+        Finding f{"sm_step_outlier", FindingSeverity::Medium, "Step outliers (SageMaker StepOutlier)", "", 
                   "Find what runs in the outlier steps (checkpoints, evaluation, summaries) and make it asynchronous.", {}, 0, 0};
         for (const AnalysisStep &s : steps)
             if (double(s.dur()) > limit) {
@@ -203,7 +203,7 @@ void stepOutlierRules(RunAnalysis &ra) {
     std::map<std::string, std::vector<int64_t>> byCause;
     for (const OutlierStep &o : ra.outliers) byCause[o.cause].push_back(o.step);
     for (const auto &[cause, list] : byCause) {
-        Finding f{"outlier_steps", list.size() * 10 >= steps.size() ? "medium" : "low",
+        Finding f{"outlier_steps", list.size() * 10 >= steps.size() ? FindingSeverity::Medium : FindingSeverity::Low,
                   "Slow steps coinciding with " + cause, "", outlierRecommendation(cause), list, 0, 0};
         std::vector<int64_t> durs;
         for (const AnalysisStep &s : steps) durs.push_back(s.dur());

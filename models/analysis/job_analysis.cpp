@@ -119,7 +119,7 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
     f.steps = job.alignedSteps;
     if (row.rank == s.rank) {
         f.rule = "job_straggler";
-        f.severity = "high";
+        f.severity = FindingSeverity::High;
         f.title = "Holds the job back: arrives ~" + msText(s.lateMsPerStep) + " ms/step late at the first all-reduce (" +
                   s.cause + ")";
         f.detail = "Its " + s.cause + " takes ~" + msText(s.causeExcessMsPerStep) +
@@ -129,7 +129,7 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
         f.recommendation = "Fix this rank's " + s.cause + " first: the whole job runs at its pace.";
     } else if (row.collectiveWaitMs * 1e6 >= double(kMinLateNs)) {
         f.rule = "job_waits_for_straggler";
-        f.severity = "high";
+        f.severity = FindingSeverity::High;
         f.title = "Waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who;
         f.detail = "This rank's collective time is the symptom: its first all-reduce of each step spins until rank " +
                    std::to_string(s.rank) + " joins; that rank is late because of its " + s.cause + ".";

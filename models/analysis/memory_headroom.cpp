@@ -181,7 +181,7 @@ void MemoryHeadroom::evaluate(RunAnalysis &ra, const MetricData &metrics) {
     Finding f;
     f.rule = "memory_headroom";
     // A bigger batch brings more input per step too: worth less while the input is the bottleneck.
-    f.severity = *m.maxBatchSize >= 4 * *m.batchSize && ra.bottleneck != "input" ? "medium" : "low";
+    f.severity = *m.maxBatchSize >= 4 * *m.batchSize && ra.bottleneck != "input" ? FindingSeverity::Medium : FindingSeverity::Low;
     f.title = "GPU memory fits a batch of ~" + std::to_string(*m.maxBatchSize) + " (now " + std::to_string(*m.batchSize) + ")";
     std::string d = describe(m);
     d[0] = 'B';

@@ -30,7 +30,7 @@ std::string num(const char *fmt, double v) {
     return b;
 }
 
-Finding metricFinding(const std::string &rule, const std::string &severity, const std::string &title,
+Finding metricFinding(const std::string &rule, FindingSeverity severity, const std::string &title,
                       const std::string &detail, const std::string &rec, const std::vector<MetricPoint> &pts) {
     Finding f{rule, severity, title, detail, rec, {}, 0, 0};
     if (!pts.empty()) {
@@ -48,12 +48,12 @@ void lowGpuUtilization(RunAnalysis &ra, const MetricData &m) {
         const double p95 = percentile(v, 95), p5 = percentile(v, 5);
         const std::string gpu = "GPU " + std::to_string(std::max(0, t.device));
         if (p95 < 70)
-            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", "medium", gpu + " under-utilized",
+            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", FindingSeverity::Medium, gpu + " under-utilized",
                 "p95 of GPU utilization is " + num("%.0f%%", p95) + " (SageMaker LowGPUUtilization: p95 < 70%).",
                 "Find the bottleneck that starves the GPU (see the breakdown); then consider a larger batch or a "
                 "smaller instance.", pts));
         else if (p5 < 10)
-            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", "medium", gpu + " utilization fluctuates",
+            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", FindingSeverity::Medium, gpu + " utilization fluctuates",
                 "p95 " + num("%.0f%%", p95) + " but p5 " + num("%.0f%%", p5) +
                     " (SageMaker LowGPUUtilization: p95 > 70% and p5 < 10%).",
                 "Look for periodic stalls: checkpoints, evaluation, input hiccups.", pts));
@@ -83,7 +83,7 @@ void snapshotRule(RunAnalysis &ra, const MetricData &m, const std::string &serie
             }
         }
     if (snapshots >= 10 && double(bottleneck) > 0.5 * double(snapshots))
-        ra.findings.push_back(metricFinding(rule, "high", title,
+        ra.findings.push_back(metricFinding(rule, FindingSeverity::High, title,
             std::to_string(bottleneck) + " of " + std::to_string(snapshots) + " samples (" +
                 num("%.0f%%", 100.0 * double(bottleneck) / double(snapshots)) + ", threshold 50%) show the GPU < 10% busy "
                 "while " + (series == "cpu_util" ? "a CPU core is > 90% busy." : "I/O wait is > 50%."),
@@ -102,7 +102,7 @@ void batchSize(RunAnalysis &ra, const MetricData &m) {
         if (gv.size() < 10 || mv.empty()) continue;
         const double gp = percentile(gv, 95), mp = percentile(mv, 95);
         if (gp < 70 && mp < 70)
-            ra.findings.push_back(metricFinding("sm_batch_size", "medium", "Batch size likely too small",
+            ra.findings.push_back(metricFinding("sm_batch_size", FindingSeverity::Medium, "Batch size likely too small",
                 "p95 CPU " + num("%.0f%%", cpu) + ", GPU " + num("%.0f%%", gp) + ", GPU memory " + num("%.0f%%", mp) +
                     " (SageMaker BatchSize: all < 70%).",
                 "Increase the batch size (scale the learning rate) or use a smaller instance.", g.points));
@@ -126,7 +126,7 @@ void gpuMemoryIncrease(RunAnalysis &ra, const MetricData &m) {
             for (size_t i = end - w - 1 - w; i < end - w - 1; ++i) b += pts[i].v;  // preceding window, one sample earlier
             const double inc = (a - b) / double(w) / total * 100.0;
             if (inc > 5) {
-                ra.findings.push_back(metricFinding("sm_gpu_memory_increase", "medium",
+                ra.findings.push_back(metricFinding("sm_gpu_memory_increase", FindingSeverity::Medium,
                     "GPU " + std::to_string(std::max(0, t.device)) + " memory keeps growing",
                     "Memory use rose by " + num("%.1f", inc) + " points between 10-sample windows (SageMaker: > 5).",
                     "Look for tensors kept across steps (losses appended with graph attached, caches).", pts));
@@ -145,7 +145,7 @@ void loadBalancing(RunAnalysis &ra, const MetricData &m) {
             if (a.size() < 10 || b.size() < 10) continue;
             const double d = MetricRules::jensenShannonDistance(a, b);
             if (d > 0.5)
-                ra.findings.push_back(metricFinding("sm_load_balancing", "medium", "GPU workloads are unbalanced",
+                ra.findings.push_back(metricFinding("sm_load_balancing", FindingSeverity::Medium, "GPU workloads are unbalanced",
                     "GPU " + std::to_string(gpus[i].device) + " and GPU " + std::to_string(gpus[j].device) +
                         " have different utilization profiles (Jensen-Shannon distance " + num("%.2f", d) + " > 0.5).",
                     "Check data sharding and per-rank work; stragglers slow every collective.", gpus[i].points));

@@ -159,7 +159,7 @@ QJsonArray findingsJson(const std::vector<Finding> &findings) {
     for (const Finding &f : findings) {
         QJsonArray steps;
         for (int64_t s : f.steps) steps.append(qint64(s));
-        out.append(QJsonObject{{"rule", q(f.rule)}, {"severity", q(f.severity)}, {"title", q(f.title)},
+        out.append(QJsonObject{{"rule", q(f.rule)}, {"severity", findingSeverityName(f.severity)}, {"title", q(f.title)},
                                {"detail", q(f.detail)}, {"recommendation", q(f.recommendation)}, {"steps", steps},
                                {"start_ns", qint64(f.startNs)}, {"end_ns", qint64(f.endNs)},
                                {"projection", projectionJson(f.projection)}});

@@ -158,7 +158,7 @@ std::string ReportFormatter::text(const Report &report) {
             if (c.inputPct) out << "  " << shown(CrossChecks::describe(c)) << " (" << c.kind << ")\n";
         out << "  findings:\n";
         for (const Finding &f : a.findings) {
-            out << "    [" << f.severity << "] " << shown(f.title) << " (" << f.rule << ")\n      " << shown(f.detail) << "\n";
+            out << "    [" << findingSeverityName(f.severity) << "] " << shown(f.title) << " (" << f.rule << ")\n      " << shown(f.detail) << "\n";
             if (!f.recommendation.empty()) out << "      -> " << shown(f.recommendation) << "\n";
             if (!f.steps.empty()) out << "      steps: " << stepList(f.steps) << "\n";
             if (f.projection) out << "      worth: " << shown(describeProjection(*f.projection)) << "\n";
@@ -214,7 +214,7 @@ std::string ReportFormatter::markdown(const Report &report) {
             if (c.inputPct) out << "\n" << md(CrossChecks::describe(c)) << " (" << c.kind << ")\n";
         out << "\n### Findings\n\n";
         for (const Finding &f : a.findings) {
-            out << "- **[" << f.severity << "] " << md(f.title) << "** (`" << f.rule << "`): " << md(f.detail);
+            out << "- **[" << findingSeverityName(f.severity) << "] " << md(f.title) << "** (`" << f.rule << "`): " << md(f.detail);
             if (!f.recommendation.empty()) out << " *Recommendation:* " << md(f.recommendation);
             if (!f.steps.empty()) out << " Steps: " << stepList(f.steps) << ".";
             if (f.projection) out << " *Worth:* " << md(describeProjection(*f.projection)) << ".";

@@ -12,6 +12,16 @@
 
 namespace stepscope {
 
+const char *findingSeverityName(FindingSeverity severity) {
+    switch (severity) {
+    case FindingSeverity::High: return "high";
+    case FindingSeverity::Medium: return "medium";
+    case FindingSeverity::Low: return "low";
+    case FindingSeverity::Info: break;
+    }
+    return "info";
+}
+
 int64_t RunAnalysis::categoryNs(Category c) const {
     const int t = categoryType[size_t(c)];
     return t >= 0 && size_t(t) < breakdown.totalNs.size() ? breakdown.totalNs[size_t(t)] : 0;

@@ -51,9 +51,13 @@ struct MemorySummary {
     int64_t perStepBytes() const { return peakBytes - staticBytes; }
 };
 
+// How much a finding matters; `info` says a cause is absent ("Not input-bound").
+enum class FindingSeverity { Info, Low, Medium, High };
+const char *findingSeverityName(FindingSeverity severity);  // info, low, medium, high (report JSON)
+
 struct Finding {
     std::string rule;      // e.g. tf_input_bound, pt_dataloader, sm_low_gpu_utilization, outlier_steps
-    std::string severity;  // high, medium, low, info
+    FindingSeverity severity = FindingSeverity::Info;
     std::string title, detail, recommendation;
     std::vector<int64_t> steps;  // evidence: step numbers
     int64_t startNs = 0, endNs = 0;  // evidence: time range (absolute ns); 0/0 when none

@@ -31,7 +31,7 @@ double perStep(int64_t ns, int64_t steps) { return steps > 0 ? double(ns) / 1e6 
 std::set<std::string> rules(const RunAnalysis &a, std::map<std::string, std::string> &titles) {
     std::set<std::string> out;
     for (const Finding &f : a.findings)
-        if (f.severity != "info") {
+        if (f.severity != FindingSeverity::Info) {
             out.insert(f.rule);
             titles.emplace(f.rule, f.title);
         }

@@ -42,7 +42,7 @@ private slots:
         QCOMPARE(a.samplesPerSecondPerStep.size(), size_t(2));
         const Finding *tf = find(a, "tf_input_bound");
         QVERIFY(tf);
-        QCOMPARE(tf->severity, std::string("high"));  // 40% >= 20%
+        QCOMPARE(tf->severity, FindingSeverity::High);  // 40% >= 20%
         QCOMPARE(tf->title, std::string("Highly input-bound"));
         QCOMPARE(tf->steps, (std::vector<int64_t>{1, 2}));
         QCOMPARE(tf->startNs, int64_t(0));
@@ -53,7 +53,7 @@ private slots:
         AnalysisFixture g;
         inputSteps(g, 2, 4);  // 4%: below TF's 5% and PyTorch's 5%
         const RunAnalysis b = g.analyze();
-        QCOMPARE(find(b, "tf_input_bound")->severity, std::string("info"));
+        QCOMPARE(find(b, "tf_input_bound")->severity, FindingSeverity::Info);
         QVERIFY(!find(b, "pt_dataloader"));
         QCOMPARE(b.bottleneck, std::string("device_compute"));  // kernels cover 96%
     }

@@ -66,7 +66,7 @@ private slots:
         // The bottleneck's own finding is there with evidence (device-bound runs have none to make).
         if (bottleneck != "device_compute" && bottleneck != "kernel_launch") {
             bool found = false;
-            for (const Finding &f : a.findings) found = found || (!f.steps.empty() && f.severity == "high");
+            for (const Finding &f : a.findings) found = found || (!f.steps.empty() && f.severity == FindingSeverity::High);
             QVERIFY(found);
         }
     }

@@ -106,10 +106,10 @@ private slots:
         // Chrome trace here comes without an nvidia-smi log).
         QStringList fa, fb;
         for (const Finding &f : a.findings)
-            fa << QString::fromStdString(f.rule + " " + f.severity);
+            fa << QString::fromStdString(f.rule + " " + findingSeverityName(f.severity));
         for (const Finding &f : b.findings)
             if (f.rule.rfind("sm_", 0) != 0)
-                fb << QString::fromStdString(f.rule + " " + f.severity);
+                fb << QString::fromStdString(f.rule + " " + findingSeverityName(f.severity));
         QCOMPARE(fb, fa);
         QVERIFY(b.gpuMetrics && !a.gpuMetrics);
         QCOMPARE(b.projection.has_value(), a.projection.has_value());

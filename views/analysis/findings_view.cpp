@@ -31,10 +31,13 @@ constexpr int kListedSteps = 20;  // evidence steps listed one by one under a fi
 constexpr int RangeStartRole = Qt::UserRole + 1;
 constexpr int RangeEndRole = Qt::UserRole + 2;
 
-QColor severityColor(const std::string &s) {
-    if (s == "high") return QColor(0xc6, 0x28, 0x28);
-    if (s == "medium") return QColor(0xef, 0x6c, 0x00);
-    if (s == "low") return QColor(0xf9, 0xa8, 0x25);
+QColor severityColor(FindingSeverity s) {
+    switch (s) {
+    case FindingSeverity::High: return QColor(0xc6, 0x28, 0x28);
+    case FindingSeverity::Medium: return QColor(0xef, 0x6c, 0x00);
+    case FindingSeverity::Low: return QColor(0xf9, 0xa8, 0x25);
+    case FindingSeverity::Info: break;
+    }
     return QColor(0x75, 0x75, 0x75);
 }
 
@@ -203,7 +206,7 @@ void FindingsView::reload() {
         QString title = q(f.title);
         if (f.projection) title += tr(" — fixed: %1 → %2 ms, %3×").arg(f.projection->currentStepTimeMs, 0, 'f', 1)
                                        .arg(f.projection->stepTimeMs, 0, 'f', 1).arg(f.projection->speedup, 0, 'f', 2);
-        auto *item = new QTreeWidgetItem(findings, {q(f.severity), title, evidence});
+        auto *item = new QTreeWidgetItem(findings, {QString::fromLatin1(findingSeverityName(f.severity)), title, evidence});
         item->setForeground(0, severityColor(f.severity));
         item->setData(0, RangeStartRole, qint64(start));
         item->setData(0, RangeEndRole, qint64(end));
