@@ -29,8 +29,6 @@ public:
 
     AnnotationListView *annotationList() const { return m_list; }
     SavedViewListView *savedViews() const { return m_saved; }
-    QDockWidget *annotationDock() const { return m_listDock; }
-    QDockWidget *savedViewDock() const { return m_savedDock; }
     // Adds the Annotate menu to `bar` (before `before`, when given).
     QMenu *addMenu(QMenuBar *bar, QAction *before = nullptr);
 

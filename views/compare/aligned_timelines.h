@@ -36,8 +36,6 @@ public:
 
     TimeRangeController *baseTime() const { return m_baseTime; }
     TimeRangeController *newTime() const { return m_newTime; }
-    TimelinePaneView *baseTimeline() const { return m_basePane; }
-    TimelinePaneView *newTimeline() const { return m_newPane; }
     // Finds `name` in both timelines (their search boxes).
     void search(const QString &name);
     // Hides the align box and both timelines' bars (a picture of the timelines shows no controls).
