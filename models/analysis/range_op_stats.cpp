@@ -8,15 +8,12 @@ namespace stepscope {
 
 RangeOpStats::RangeOpStats(QObject *parent) : QObject(parent) {}
 
-RangeOpStats::~RangeOpStats() {
-    if (m_worker.joinable()) m_worker.join();
-}
-
-std::shared_ptr<const AnalysedEvents> RangeOpStats::loadEvents(const std::filesystem::path &session, const RunRow &run) {
+std::shared_ptr<const AnalysedEvents> RangeOpStats::loadEvents(const std::filesystem::path &session, const RunRow &run,
+                                                               const std::atomic<bool> *cancel) {
     const SessionStore store(session, SessionStore::Mode::ReadOnly);
     auto events = std::make_shared<AnalysedEvents>();
     events->runId = run.id;
-    events->trace = TraceLoader(store).load(run);
+    events->trace = TraceLoader(store, cancel).load(run);
     const CategoryRules rules = CategoryRules::load();
     events->types = events->trace.classify(*rules.preset("stepscope"));
     return events;
@@ -41,7 +38,7 @@ void RangeOpStats::request(const std::filesystem::path &session, const RunRow &r
 
 void RangeOpStats::clear() {
     m_pending.reset();
-    ++m_generation;
+    m_job.cancel();
     m_range = {};
     m_result.clear();
 }
@@ -56,29 +53,25 @@ void RangeOpStats::startNext() {
     Request r = std::move(*m_pending);
     m_pending.reset();
     if (!r.events && m_events && m_events->runId == r.run.id) r.events = m_events;  // read since it was queued
-    const uint64_t generation = m_generation;
-    m_worker = std::thread([this, r = std::move(r), generation] {
+    m_job.start([this, r = std::move(r)](const CancelToken &cancel) -> BackgroundJob::Deliver {
         std::shared_ptr<const AnalysedEvents> events = r.events;
         std::vector<OpStat> ops;
         QString error;
         try {
-            if (!events) events = loadEvents(r.session, r.run);
+            if (!events) events = loadEvents(r.session, r.run, cancel.flag());
             ops = compute(*events, r.wholeRun, r.range);
         } catch (const std::exception &e) {
             error = QString::fromStdString(e.what());
             events.reset();
         }
-        QMetaObject::invokeMethod(this, [this, generation, range = r.range, ops = std::move(ops), events, error]() mutable {
-            m_worker.join();
-            if (generation == m_generation) {
-                if (events) m_events = events;
-                m_range = range;
-                m_result = std::move(ops);
-                m_error = error;
-                emit ready();
-            }
+        return [this, range = r.range, ops = std::move(ops), events, error]() mutable {
+            if (events) m_events = events;
+            m_range = range;
+            m_result = std::move(ops);
+            m_error = error;
+            emit ready();
             startNext();
-        }, Qt::QueuedConnection);
+        };
     });
 }
 

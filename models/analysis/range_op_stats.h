@@ -1,12 +1,14 @@
 #pragma once
 // RangeOpStats answers "which ops ran in this part of the run?" for the op table when it follows the
-// visible range: OpStatsAnalyzer over the run's events, on a worker thread so zooming and panning
+// visible range: OpStatsAnalyzer over the run's events, as a BackgroundJob so zooming and panning
 // never wait for it. The first request reads the run's events over its own read-only connection and
 // keeps them while the feature is on (forgetEvents() drops them: off, or the session changed), so
 // nothing is held for users who never ask. Requests made while one runs are coalesced: only the
-// newest range is computed next. Kernel launch details come from the whole-run statistics.
+// newest range is computed next; clear() and the destructor cancel the running one. Kernel launch
+// details come from the whole-run statistics.
 
 #include "models/analysis/op_stats_analyzer.h"
+#include "models/qt/background_job.h"
 #include "models/qt/time_range_controller.h"
 
 #include <QObject>
@@ -14,7 +16,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace stepscope {
@@ -30,21 +31,21 @@ class RangeOpStats : public QObject {
     Q_OBJECT
 public:
     explicit RangeOpStats(QObject *parent = nullptr);
-    ~RangeOpStats() override;
 
     // Ops of `run`'s events starting in `range`, read from the session file `session`; result()
     // changes and ready() follows when done.
     void request(const std::filesystem::path &session, const RunRow &run, std::vector<OpStat> wholeRun, NsRange range);
-    void clear();         // forget pending work and the result; a running computation's is dropped
+    void clear();         // forget pending work and the result; a running computation is cancelled
     void forgetEvents();  // drop the kept events (memory): the next request reads them again
-    bool busy() const { return m_worker.joinable(); }
+    bool busy() const { return m_job.busy(); }
     bool holdsEvents() const { return bool(m_events); }
     NsRange range() const { return m_range; }
     const std::vector<OpStat> &result() const { return m_result; }
     QString error() const { return m_error; }
 
-    // The pieces, for any thread.
-    static std::shared_ptr<const AnalysedEvents> loadEvents(const std::filesystem::path &session, const RunRow &run);
+    // The pieces, for any thread; `cancel` (optional) stops the read with AnalysisCancelled.
+    static std::shared_ptr<const AnalysedEvents> loadEvents(const std::filesystem::path &session, const RunRow &run,
+                                                            const std::atomic<bool> *cancel = nullptr);
     static std::vector<OpStat> compute(const AnalysedEvents &events, const std::vector<OpStat> &wholeRun, NsRange range);
 
 signals:
@@ -61,8 +62,7 @@ private:
     void startNext();
 
     std::optional<Request> m_pending;
-    std::thread m_worker;
-    uint64_t m_generation = 0;
+    BackgroundJob m_job;
     std::shared_ptr<const AnalysedEvents> m_events;
     NsRange m_range;
     std::vector<OpStat> m_result;

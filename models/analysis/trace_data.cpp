@@ -92,7 +92,9 @@ TraceData TraceLoader::load(const RunRow &run) const {
     // The stored nesting: each slice's own id (kept in childNs until the parents are resolved) and its
     // parent's id (-1: none), by position.
     std::vector<int64_t> parentIds(runSlices, -1);
+    size_t rowsRead = 0;
     auto readRow = [&](SqliteStatement &st, int32_t ti) {
+        if ((++rowsRead & 0xfff) == 0) throwIfCancelled(m_cancel);
         if (next[size_t(ti)] >= d.tracks[size_t(ti)].first + d.tracks[size_t(ti)].count) return;
         parentIds[next[size_t(ti)]] = st.columnIsNull(7) ? -1 : st.columnInt(7);
         TraceSlice &s = d.slices[next[size_t(ti)]++];
@@ -121,6 +123,7 @@ TraceData TraceLoader::load(const RunRow &run) const {
             "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation, id, parent_id FROM slice "
             "WHERE track_id = ?1");
         for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
+            throwIfCancelled(m_cancel);
             st.bind(1, d.tracks[ti].id);
             while (st.step()) readRow(st, int32_t(ti));
             st.reset();
@@ -143,8 +146,12 @@ TraceData TraceLoader::load(const RunRow &run) const {
     }
     d.slices.resize(write);
     parentIds.resize(write);
+    throwIfCancelled(m_cancel);
     loadStrings(d);
-    for (TraceTrack &t : d.tracks) resolveNesting(d, t, parentIds);
+    for (TraceTrack &t : d.tracks) {
+        throwIfCancelled(m_cancel);
+        resolveNesting(d, t, parentIds);
+    }
     return d;
 }
 

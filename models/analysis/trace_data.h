@@ -9,7 +9,9 @@
 #include "models/analysis/category_rules.h"
 #include "models/store/session_reader.h"
 
+#include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,9 +58,19 @@ struct TraceData {
     std::vector<int8_t> classify(const Preset &preset) const;
 };
 
+// Thrown by the analysis when its cancel flag is raised (a background job superseded or closed).
+struct AnalysisCancelled : std::runtime_error {
+    AnalysisCancelled() : std::runtime_error("analysis cancelled") {}
+};
+inline void throwIfCancelled(const std::atomic<bool> *cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw AnalysisCancelled();
+}
+
 class TraceLoader {
 public:
-    explicit TraceLoader(const SessionStore &store) : m_store(store) {}
+    // `cancel` (optional) is polled while reading; raised, load() throws AnalysisCancelled.
+    explicit TraceLoader(const SessionStore &store, const std::atomic<bool> *cancel = nullptr)
+        : m_store(store), m_cancel(cancel) {}
     // All host-thread and GPU-stream slices of the run; `timeBaseNs` makes them absolute.
     TraceData load(const RunRow &run) const;
 
@@ -67,6 +79,7 @@ private:
     // Orders track `t` by start and turns stored parent ids into indices, child time, launch marks.
     static void resolveNesting(TraceData &d, const TraceTrack &t, std::vector<int64_t> &parentIds);
     const SessionStore &m_store;
+    const std::atomic<bool> *m_cancel;
 };
 
 } // namespace stepscope

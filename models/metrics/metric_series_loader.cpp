@@ -8,7 +8,8 @@
 
 namespace stepscope {
 
-std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store) {
+std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store, const std::atomic<bool> *cancel) {
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     SessionReader reader(store);
     std::unordered_map<int64_t, int64_t> offsets;
     for (const SourceRow &s : reader.sources()) offsets[s.id] = s.clockOffsetNs;
@@ -32,10 +33,12 @@ std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store) {
         samples.reset();
         samples.bind(1, row.id);
         while (samples.step()) {
+            if ((t.size() & 0xfff) == 0 && cancelled()) return {};
             t.push_back(samples.columnInt(0) + offset);
             v.push_back(float(samples.columnDouble(1)));
         }
         if (t.empty()) continue;
+        if (cancelled()) return {};
         s.lod = MetricLod(std::move(t), std::move(v));
         out.push_back(std::move(s));
     }

@@ -7,13 +7,16 @@
 #include "models/metrics/metric_series.h"
 #include "models/store/session_store.h"
 
+#include <atomic>
 #include <vector>
 
 namespace stepscope {
 
 class MetricSeriesLoader {
 public:
-    static std::vector<MetricSeries> load(const SessionStore &store);
+    // `cancel` (optional, a background job's flag) is polled while reading; raised, load() stops and
+    // returns nothing.
+    static std::vector<MetricSeries> load(const SessionStore &store, const std::atomic<bool> *cancel = nullptr);
     // Appends "busiest core" (and "mean of cores") series for every run with per-core cpu_util.
     static void addCpuSummaries(std::vector<MetricSeries> &series);
 };

@@ -16,18 +16,8 @@ MetricSeriesModel::MetricSeriesModel(SessionModel *session, QObject *parent) : Q
     }
 }
 
-MetricSeriesModel::~MetricSeriesModel() { reapLoaders(true); }
-
-void MetricSeriesModel::reapLoaders(bool wait) {
-    std::erase_if(m_loaders, [wait](Loader &l) {
-        if (!wait && !l.done->load()) return false;
-        l.thread.join();
-        return true;
-    });
-}
-
 void MetricSeriesModel::reload() {
-    const uint64_t generation = ++m_generation;
+    m_loader.cancel();  // the previous session's load, if any
     m_loading = false;
     SessionStore *store = m_session ? m_session->store() : nullptr;
     if (!store) return setSeries({});
@@ -51,24 +41,20 @@ void MetricSeriesModel::reload() {
     }
     m_loading = true;
     setSeries({});  // the previous session's series must not stay on screen meanwhile
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread thread([this, generation, done, path = store->path()] {
-        auto loaded = std::make_shared<std::vector<MetricSeries>>();
+    m_loader.start([this, path = store->path()](const CancelToken &cancel) -> BackgroundJob::Deliver {
+        std::vector<MetricSeries> loaded;
         try {
             const SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
-            *loaded = MetricSeriesLoader::load(readOnly);
+            loaded = MetricSeriesLoader::load(readOnly, cancel.flag());
         } catch (const std::exception &) {  // StoreError, or bad_alloc from a tampered count: never terminate
-            loaded->clear();
+            loaded.clear();
         }
-        done->store(true);
-        QMetaObject::invokeMethod(this, [this, generation, loaded] {
-            reapLoaders(false);
-            if (generation != m_generation) return;  // an older session's
+        auto result = std::make_shared<std::vector<MetricSeries>>(std::move(loaded));
+        return [this, result] {
             m_loading = false;
-            setSeries(std::move(*loaded));
-        }, Qt::QueuedConnection);
+            setSeries(std::move(*result));
+        };
     });
-    m_loaders.push_back({std::move(thread), std::move(done)});
 }
 
 void MetricSeriesModel::setSeries(std::vector<MetricSeries> series) {

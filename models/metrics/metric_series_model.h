@@ -6,14 +6,12 @@
 // UtilizationView; tests and the benchmark fill it directly with setSeries().
 
 #include "models/metrics/metric_series.h"
+#include "models/qt/background_job.h"
 #include "models/qt/time_range_controller.h"
 
 #include <QObject>
 
-#include <atomic>
-#include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace stepscope {
@@ -23,12 +21,12 @@ class SessionModel;
 class MetricSeriesModel : public QObject {
     Q_OBJECT
 public:
-    // Sessions with more samples than this load on a worker thread (seconds for a week of 100 ms
-    // samples): the model is empty and loading() until seriesChanged().
+    // Sessions with more samples than this load as a BackgroundJob (seconds for a week of 100 ms
+    // samples): the model is empty and loading() until seriesChanged(). A newer session (or the
+    // model's end) cancels the load.
     static constexpr int64_t kBackgroundSamples = 5'000'000;
 
     explicit MetricSeriesModel(SessionModel *session = nullptr, QObject *parent = nullptr);
-    ~MetricSeriesModel() override;
 
     // Reads the session again (done automatically on SessionModel::sessionChanged).
     void reload();
@@ -58,17 +56,10 @@ signals:
     void seriesChanged();
 
 private:
-    struct Loader {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done;
-    };
-    void reapLoaders(bool wait);
-
     SessionModel *m_session;
     std::vector<MetricSeries> m_series;
     NsRange m_extent;
-    std::vector<Loader> m_loaders;  // background loads, joined once done (old sessions' included)
-    uint64_t m_generation = 0;
+    BackgroundJob m_loader;
     int64_t m_backgroundSamples = kBackgroundSamples;
     bool m_loading = false;
 };
