@@ -1,16 +1,6 @@
 #include "models/analysis/analysis_model.h"
 
-#include <atomic>
-
 namespace stepscope {
-
-// One background analysis: its own read-only connection, its result read only after join().
-struct AnalysisModel::Job {
-    std::thread thread;
-    std::unique_ptr<RunAnalysis> result;
-    std::string error;
-    std::atomic<bool> done{false};
-};
 
 AnalysisModel *AnalysisModel::of(SessionModel *session) {
     if (auto *m = session->findChild<AnalysisModel *>(QString(), Qt::FindDirectChildrenOnly)) return m;
@@ -19,31 +9,10 @@ AnalysisModel *AnalysisModel::of(SessionModel *session) {
 
 AnalysisModel::AnalysisModel(SessionModel *session) : QObject(session), m_session(session) {
     connect(session, &SessionModel::sessionChanged, this, [this] {
-        dropJobs();
+        for (auto &[id, job] : m_jobs) job->cancel();  // their session is gone; they stop at their next poll
         m_cache.clear();
         m_error.clear();  // the previous session's reason (a failure, or a first picture's note)
         emit changed();
-    });
-}
-
-AnalysisModel::~AnalysisModel() {
-    for (auto &[id, job] : m_jobs) job->thread.join();
-    for (auto &job : m_retired) job->thread.join();
-}
-
-void AnalysisModel::dropJobs() {
-    ++m_generation;
-    // Their sessions are gone from the views; they finish in the background and are joined later.
-    for (auto &[id, job] : m_jobs) m_retired.push_back(std::move(job));
-    m_jobs.clear();
-    reapRetired();
-}
-
-void AnalysisModel::reapRetired() {
-    std::erase_if(m_retired, [](std::unique_ptr<Job> &job) {
-        if (!job->done) return false;
-        job->thread.join();
-        return true;
     });
 }
 
@@ -72,15 +41,9 @@ const RunRow *AnalysisModel::findRun(const std::vector<RunRow> &runs, int64_t ru
     return nullptr;
 }
 
-bool AnalysisModel::install(int64_t runId) {
-    auto it = m_jobs.find(runId);
-    if (it == m_jobs.end()) return false;
-    std::unique_ptr<Job> job = std::move(it->second);
-    m_jobs.erase(it);
-    job->thread.join();
-    if (job->result) m_cache[runId] = std::move(job->result);
-    else m_error = QString::fromStdString(job->error);
-    return true;
+bool AnalysisModel::pending(int64_t runId) const {
+    const auto it = m_jobs.find(runId);
+    return it != m_jobs.end() && it->second->busy();
 }
 
 // A first picture of a running import holds only the first events of its traces: analysing it
@@ -91,15 +54,22 @@ bool AnalysisModel::waitsForImport() {
     return true;
 }
 
-const RunAnalysis *AnalysisModel::analysis(int64_t runId) {
-    if (!m_session->store() || waitsForImport()) return nullptr;
-    if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
-    if (install(runId)) {
-        auto it = m_cache.find(runId);
-        return it == m_cache.end() ? nullptr : it->second.get();
-    }
+bool AnalysisModel::loadRules() {
     try {
         if (!m_rules) m_rules = std::make_unique<CategoryRules>(CategoryRules::load());
+        return true;
+    } catch (const std::exception &e) {
+        m_error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+const RunAnalysis *AnalysisModel::analyseNow(int64_t runId) {
+    if (!m_session->store() || waitsForImport()) return nullptr;
+    if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
+    if (auto it = m_jobs.find(runId); it != m_jobs.end()) it->second->cancel();  // answered here instead
+    if (!loadRules()) return nullptr;
+    try {
         const std::vector<RunRow> all = runs();
         if (const RunRow *run = findRun(all, runId)) {
             auto a = std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(*run, options()));
@@ -123,37 +93,43 @@ const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
     for (const SourceRow &s : SessionReader(*store).sources())
         if (s.id == run->sourceId) events = s.events;
     std::error_code ec;
-    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analysis(runId);
-    try {
-        if (!m_rules) m_rules = std::make_unique<CategoryRules>(CategoryRules::load());
-    } catch (const std::exception &e) {
-        m_error = QString::fromStdString(e.what());
-        return nullptr;
-    }
-    auto job = std::make_unique<Job>();
-    Job *raw = job.get();
-    const uint64_t generation = m_generation;
-    raw->thread = std::thread([this, raw, generation, path = store->path(), run = *run, rules = *m_rules, o = options()] {
-        try {
-            const SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
-            raw->result = std::make_unique<RunAnalysis>(RunAnalyzer(readOnly, rules).analyze(run, o));
-        } catch (const std::exception &e) {
-            raw->error = e.what();
-        }
-        raw->done = true;
-        QMetaObject::invokeMethod(this, [this, generation, id = run.id] {
-            if (generation != m_generation) return reapRetired();  // an old session's: just join it
-            if (install(id)) emit changed();
-        }, Qt::QueuedConnection);
-    });
-    m_jobs.emplace(runId, std::move(job));
+    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analyseNow(runId);
+    if (loadRules()) startJob(*run);
     return nullptr;
 }
 
+void AnalysisModel::startJob(const RunRow &run) {
+    std::unique_ptr<BackgroundJob> &job = m_jobs[run.id];
+    if (!job) job = std::make_unique<BackgroundJob>();
+    job->start([this, path = m_session->store()->path(), run, rules = *m_rules, o = options()](const CancelToken &cancel) {
+        auto result = std::make_shared<std::unique_ptr<RunAnalysis>>();
+        std::string error;
+        try {
+            SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
+            cancel.setInterrupt([&readOnly] { readOnly.interrupt(); });
+            try {
+                *result = std::make_unique<RunAnalysis>(RunAnalyzer(readOnly, rules).analyze(run, o, cancel.flag()));
+            } catch (const std::exception &e) {
+                error = e.what();  // a cancelled analysis' error is dropped with it
+            }
+            cancel.setInterrupt({});  // before the connection closes
+        } catch (const std::exception &e) {
+            error = e.what();
+        }
+        return BackgroundJob::Deliver([this, id = run.id, result, error] {
+            if (*result) m_cache[id] = std::move(*result);
+            else m_error = QString::fromStdString(error);
+            emit changed();
+        });
+    });
+}
+
 void AnalysisModel::finishPending() {
-    bool any = false;
-    while (!m_jobs.empty()) any |= install(m_jobs.begin()->first);
-    if (any) emit changed();
+    std::vector<int64_t> running;
+    for (const auto &[id, job] : m_jobs)
+        if (job->busy()) running.push_back(id);
+    for (const int64_t id : running) analyseNow(id);
+    if (!running.empty()) emit changed();
 }
 
 } // namespace stepscope

@@ -4,21 +4,23 @@
 // window — AnalysisModel::of(session) returns the one attached to that SessionModel (created on
 // first use as its child) — so the step bars, op table and findings panel analyse once.
 //
-// Views ask with analysisOrStart(): small runs are analysed at once, big ones (more than
-// kBackgroundEvents events, seconds of work at 10 M) on a worker thread over its own read-only
-// connection, so opening a big session never freezes the window; changed() is emitted when such a
-// result arrives and the views read again. analysis() always answers now (waiting for a running
-// worker when there is one): exports, captions, tests.
+// Views ask with analysisOrStart(), which never waits: small runs are analysed at once, big ones
+// (more than kBackgroundEvents events, seconds of work at 10 M) as a BackgroundJob over its own
+// read-only connection, so opening a big session never freezes the window; changed() is emitted
+// when such a result arrives and the views read again. A new session (or the model's end) cancels
+// the running analyses: their cancel flag stops RunAnalyzer's loops, and the late results are
+// dropped. Callers that are synchronous by nature (a picture's export and its caption, tests) use
+// analyseNow(), which answers now and may take seconds; never from a view's refresh.
 
 #include "models/analysis/category_rules.h"
 #include "models/analysis/run_analysis.h"
+#include "models/qt/background_job.h"
 #include "models/qt/session_model.h"
 
 #include <QObject>
 
 #include <map>
 #include <memory>
-#include <thread>
 
 namespace stepscope {
 
@@ -30,16 +32,17 @@ public:
     void setBackgroundThreshold(int64_t events) { m_backgroundEvents = events; }
 
     static AnalysisModel *of(SessionModel *session);
-    ~AnalysisModel() override;
 
     std::vector<RunRow> runs() const;
-    // nullptr when the run does not exist or its analysis failed (error() says why).
-    const RunAnalysis *analysis(int64_t runId);
-    // The result if it is ready; otherwise analyses now (small runs) or starts the worker and
-    // returns nullptr (pending() is then true until changed()).
+    // The result if it is ready; otherwise analyses now (small runs) or starts the background job
+    // and returns nullptr (pending() is then true until changed()). nullptr also when the run does
+    // not exist or its analysis failed (error() says why).
     const RunAnalysis *analysisOrStart(int64_t runId);
-    bool pending(int64_t runId) const { return m_jobs.count(runId) > 0; }
-    // Waits for every running analysis and installs the results (exports before they draw).
+    bool pending(int64_t runId) const;
+    // Synchronous: the result, analysing now whatever the run's size (a running background job for
+    // it is cancelled). For exports, captions and tests — not for views.
+    const RunAnalysis *analyseNow(int64_t runId);
+    // Analyses now every run whose background job is running (exports before they draw).
     void finishPending();
     QString error() const { return m_error; }
     std::optional<int64_t> batchSize() const;
@@ -48,21 +51,17 @@ signals:
     void changed();  // results dropped, or a background analysis arrived: views re-read
 
 private:
-    struct Job;
     explicit AnalysisModel(SessionModel *session);
     AnalysisOptions options() const;
     const RunRow *findRun(const std::vector<RunRow> &runs, int64_t runId) const;
     bool waitsForImport();  // the session is a first picture: sets error() to say so
-    bool install(int64_t runId);  // joins the run's job and keeps its result; true when there was one
-    void dropJobs();
-    void reapRetired();
+    bool loadRules();  // false (error() says why) when the category rules cannot be read
+    void startJob(const RunRow &run);
 
     SessionModel *m_session;
     std::unique_ptr<CategoryRules> m_rules;
     std::map<int64_t, std::unique_ptr<RunAnalysis>> m_cache;
-    std::map<int64_t, std::unique_ptr<Job>> m_jobs;
-    std::vector<std::unique_ptr<Job>> m_retired;  // jobs of a previous session, joined when done
-    uint64_t m_generation = 0;
+    std::map<int64_t, std::unique_ptr<BackgroundJob>> m_jobs;  // per run id; idle once delivered or cancelled
     int64_t m_backgroundEvents = kBackgroundEvents;
     QString m_error;
 };

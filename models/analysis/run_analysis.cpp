@@ -42,15 +42,17 @@ std::string RunAnalysis::gpuNote() const {
                       : "no GPU in this trace: GPU busy, GPU idle gaps and GPU findings do not apply";
 }
 
-RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options) const {
+RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options, const std::atomic<bool> *cancel) const {
     RunAnalysis ra;
     const Preset *stepscope = m_rules.preset("stepscope");
-    const TraceData trace = TraceLoader(m_store).load(run);
+    const TraceData trace = TraceLoader(m_store, cancel).load(run);
+    throwIfCancelled(cancel);
     SessionReader reader(m_store);
     ra.steps = StepTimeline::build(reader.steps(run.id), run.stepSource, trace);
     ra.steps.restrict(options.firstStep, options.lastStep);
 
     const std::vector<int8_t> types = trace.classify(*stepscope);
+    throwIfCancelled(cancel);
     ra.breakdown = StepBreakdownAnalyzer::analyze(trace, types, *stepscope, ra.steps);
     for (int c = 0; c < kCategoryCount; ++c) ra.categoryType[size_t(c)] = ra.breakdown.typeIndex(kCategoryNames[size_t(c)]);
     if (!options.preset.empty() && options.preset != "stepscope") {
@@ -59,6 +61,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
         ra.presetBreakdown = StepBreakdownAnalyzer::analyze(trace, trace.classify(*p), *p, ra.steps);
     }
 
+    throwIfCancelled(cancel);
     ra.firstCollective = firstCollectives(trace, types, ra.categoryType[size_t(Category::Collective)], ra.steps);
     for (const TraceTrack &t : trace.tracks) ra.gpuTraced = ra.gpuTraced || (t.gpu && t.count > 0);
     const int64_t total = ra.steps.totalNs();
@@ -85,18 +88,21 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
             ra.samplesPerSecondPerStep.push_back(s.dur() > 0 ? double(*ra.batchSize) / (double(s.dur()) / 1e9) : 0.0);
     }
 
+    throwIfCancelled(cancel);
     ra.gaps = GpuGapAnalyzer::analyze(trace, types, ra.breakdown, ra.steps);
     if (!ra.steps.steps.empty()) {
         ra.ops = OpStatsAnalyzer::analyze(trace, types, ra.steps.steps.front().start, ra.steps.steps.back().end);
         OpStatsAnalyzer::addKernelDetails(ra.ops, trace, m_store, run, ra.steps.steps.front().start, ra.steps.steps.back().end);
     }
 
+    throwIfCancelled(cancel);
     const MetricData metrics = m_metrics ? MetricData::load(m_store, *m_metrics, run, reader.singleRun())
                                          : MetricData::load(m_store, run, reader.singleRun());
     ra.gpuMetrics = metrics.has("gpu_util");
     static const StepEventRules stageRules = StepEventRules::load("tf_data_stages.tsv");
     if (!ra.steps.steps.empty())
         ra.tfData = TfDataPipeline::analyze(trace, ra.steps.steps.front().start, ra.steps.steps.back().end, stageRules);
+    throwIfCancelled(cancel);
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents);

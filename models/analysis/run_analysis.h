@@ -132,7 +132,9 @@ public:
     // (ReportBuilder); without it each analyze() reads metric_series itself.
     RunAnalyzer(const SessionStore &store, const CategoryRules &rules, const MetricCatalog *metrics = nullptr)
         : m_store(store), m_rules(rules), m_metrics(metrics) {}
-    RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}) const;
+    // `cancel` (optional, a background job's flag) is polled while the trace is read and between
+    // the analyzers; raised, analyze() throws AnalysisCancelled.
+    RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}, const std::atomic<bool> *cancel = nullptr) const;
 
 private:
     const SessionStore &m_store;

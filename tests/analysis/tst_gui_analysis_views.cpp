@@ -57,7 +57,7 @@ private slots:
     void stepBars() {
         StepTimeView view(&m_session, &m_time);
         QCOMPARE(view.barCount(), 24);
-        const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(m_session.store() ? SessionReader(*m_session.store()).runs()[0].id : 0);
+        const RunAnalysis *a = AnalysisModel::of(&m_session)->analyseNow(m_session.store() ? SessionReader(*m_session.store()).runs()[0].id : 0);
         QVERIFY(a);
         // Step 10 checkpoints: its tooltip names the category and the outlier cause.
         const QString tip = view.stepSummary(10);
@@ -107,7 +107,7 @@ private slots:
 
     void opTableFollowsTheVisibleRange() {
         OpStatsView view(&m_session, &m_time);
-        const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(SessionReader(*m_session.store()).runs()[0].id);
+        const RunAnalysis *a = AnalysisModel::of(&m_session)->analyseNow(SessionReader(*m_session.store()).runs()[0].id);
         QVERIFY(a);
         view.setSide(1);
         view.setFilterText("torch.save");
@@ -170,9 +170,9 @@ private slots:
         QVERIFY(!analysis->analysisOrStart(run));
         QVERIFY(analysis->pending(run));
         session.setStore(std::make_unique<SessionStore>(m_session.store()->path()));
-        // analysis() answers now, waiting for the worker when there is one.
+        // analyseNow() answers now, in place of the running job.
         QVERIFY(!analysis->analysisOrStart(run));
-        const RunAnalysis *now = analysis->analysis(run);
+        const RunAnalysis *now = analysis->analyseNow(run);
         QVERIFY(now);
         QCOMPARE(now->steps.steps.size(), size_t(24));
         QVERIFY(!analysis->pending(run));

@@ -98,7 +98,7 @@ private slots:
         QVERIFY(!w.session()->isPreview());
         QCOMPARE(w.session()->store()->mode(), SessionStore::Mode::ReadWrite);
         QVERIFY(sliceCount(w) > pictured);
-        QVERIFY(AnalysisModel::of(w.session())->analysis(seen.run.id) != nullptr);
+        QVERIFY(AnalysisModel::of(w.session())->analyseNow(seen.run.id) != nullptr);
         QCOMPARE(w.timeRange()->range(), zoom);  // the same time base: the zoom stays where it was
         QVERIFY(previewFilesGone(session));
         QCOMPARE(gui::MainWindow::recentFiles().value(0), QFileInfo(a.path()).canonicalFilePath());

@@ -94,7 +94,7 @@ private slots:
         StepTimeView view(&session, &time);
         view.resize(1000, 360);
         view.show();
-        const RunAnalysis *a = AnalysisModel::of(&session)->analysis(AnalysisModel::of(&session)->runs().at(0).id);
+        const RunAnalysis *a = AnalysisModel::of(&session)->analyseNow(AnalysisModel::of(&session)->runs().at(0).id);
         QVERIFY(a && !a->outliers.empty());
         // A note over the checkpoint step (an outlier, the tallest bar).
         const AnalysisStep &s = a->steps.steps[9];

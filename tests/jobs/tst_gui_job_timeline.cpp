@@ -43,7 +43,7 @@ FileState stateOf(const QString &path) {
 
 // The recorded start of aligned step `column` of ranks-table row `row`.
 int64_t stepStart(const JobView &view, AnalysisModel *analysis, int64_t runId, size_t row, size_t column) {
-    return analysis->analysis(runId)->steps.steps[view.job()->stepIndex[row][column]].start;
+    return analysis->analyseNow(runId)->steps.steps[view.job()->stepIndex[row][column]].start;
 }
 } // namespace
 
@@ -120,7 +120,7 @@ private slots:
                  qPrintable(QStringLiteral("track row at %1..%2, view %3..%4").arg(first->y).arg(first->y + first->height)
                                 .arg(tl->scrollY()).arg(tl->scrollY() + visible)));
         // The visible time covers that step of that rank.
-        const AnalysisStep &s = AnalysisModel::of(o.window->session())->analysis(o.runIds[row])->steps.steps[o.job->job()->stepIndex[row][column]];
+        const AnalysisStep &s = AnalysisModel::of(o.window->session())->analyseNow(o.runIds[row])->steps.steps[o.job->job()->stepIndex[row][column]];
         const NsRange r = tl->timeController()->range();
         QVERIFY(r.start <= s.start && r.end >= s.end);
         QVERIFY(r.duration() < 2 * (s.end - s.start));  // zoomed to it, not the whole session

@@ -68,7 +68,7 @@ private slots:
 
         // A click on a cell: every view shows that step of that rank.
         QVERIFY(view.showCell(2, 5));
-        const RunAnalysis *a = AnalysisModel::of(&m_session)->analysis(
+        const RunAnalysis *a = AnalysisModel::of(&m_session)->analyseNow(
             SessionReader(*m_session.store()).runs()[view.job()->ranksTable[2].runIndex].id);
         QVERIFY(a);
         const AnalysisStep &s = a->steps.steps[view.job()->stepIndex[2][5]];
@@ -84,7 +84,7 @@ private slots:
         view.heatmap()->replot();
         const QPoint at(int(view.heatmap()->xAxis->coordToPixel(7)), int(view.heatmap()->yAxis->coordToPixel(1)));
         QTest::mouseClick(view.heatmap(), Qt::LeftButton, {}, at);
-        const RunAnalysis *b = AnalysisModel::of(&m_session)->analysis(
+        const RunAnalysis *b = AnalysisModel::of(&m_session)->analyseNow(
             SessionReader(*m_session.store()).runs()[view.job()->ranksTable[1].runIndex].id);
         QCOMPARE(m_time.range().start, b->steps.steps[view.job()->stepIndex[1][7]].start);
 

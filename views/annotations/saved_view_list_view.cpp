@@ -108,7 +108,7 @@ void SavedViewListView::previous() {
 }
 
 int SavedViewListView::addFromFinding(int64_t runId, int index) {
-    const RunAnalysis *a = AnalysisModel::of(m_session)->analysis(runId);
+    const RunAnalysis *a = AnalysisModel::of(m_session)->analysisOrStart(runId);
     if (!a || index < 0 || index >= int(a->findings.size())) return 0;
     const int added = m_model->addEvidence(a->findings[size_t(index)], a->steps,
                                            m_timeline ? TimelineLayoutState::capture(*m_timeline) : std::string());

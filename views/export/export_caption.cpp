@@ -45,7 +45,7 @@ ExportCaption::StepsShown ExportCaption::stepsIn(const RunAnalysis &a, NsRange r
 QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange range, int64_t originNs) {
     QString time = QObject::tr("%1 – %2 (%3)").arg(seconds(range.start - originNs), seconds(range.end - originNs),
                                                   formatDurationNs(range.duration()));
-    const RunAnalysis *a = AnalysisModel::of(session)->analysis(runId);
+    const RunAnalysis *a = AnalysisModel::of(session)->analyseNow(runId);
     if (!a || a->steps.steps.empty() || !a->steps.hasSteps()) return time;
     const StepsShown s = stepsIn(*a, range);
     if (s.count == 0) return QObject::tr("between steps · %1").arg(time);
@@ -76,7 +76,7 @@ QString jobLine(AnalysisModel *analysis, const std::vector<RunRow> &runs, const 
     std::vector<JobMember> members;
     for (const RunRow &run : runs)
         if (run.rank)
-            if (const RunAnalysis *a = analysis->analysis(run.id)) members.push_back({&run, const_cast<RunAnalysis *>(a)});
+            if (const RunAnalysis *a = analysis->analyseNow(run.id)) members.push_back({&run, const_cast<RunAnalysis *>(a)});
     const auto job = JobAnalyzer::analyze(members, sources, false);  // reads only: no findings added
     if (!job) return {};
     QString line = QObject::tr("Job: %1 ranks · bottleneck %2").arg(job->ranks).arg(QString::fromStdString(job->bottleneck));
@@ -111,7 +111,7 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         if (!run.device.empty()) about << QString::fromStdString(run.device);
         if (!about.isEmpty()) who += QStringLiteral(" (%1)").arg(about.join(", "));
         d.caption << QObject::tr("Run %1 · %2").arg(who, rangeText(session, run.id, range, origin));
-        const RunAnalysis *whole = analysis->analysis(run.id);
+        const RunAnalysis *whole = analysis->analyseNow(run.id);
         if (!whole) continue;
         // The verdict and figures describe the steps in the picture, exactly as `report --steps A-B`
         // computes them; the whole run's only when the picture shows all of it.

@@ -184,7 +184,7 @@ bool JobView::showCell(int row, int column) {
     const int64_t index = cellStepIndex(row, column);
     if (!m_job || index < 0) return false;
     const JobRankRow &r = m_job->ranksTable[size_t(row)];
-    const RunAnalysis *a = m_analysis->analysis(m_runs[r.runIndex].id);
+    const RunAnalysis *a = m_analysis->analysisOrStart(m_runs[r.runIndex].id);
     if (!a) return false;
     const AnalysisStep &s = a->steps.steps[size_t(index)];
     m_time->setRange({s.start, s.end});
@@ -198,7 +198,7 @@ bool JobView::alignColumn(int column) {
     for (size_t row = 0; row < m_job->ranksTable.size(); ++row) {
         const int64_t runId = m_runs[m_job->ranksTable[row].runIndex].id;
         const int64_t index = cellStepIndex(int(row), column);
-        if (const RunAnalysis *a = m_analysis->analysis(runId); a && index >= 0)
+        if (const RunAnalysis *a = m_analysis->analysisOrStart(runId); a && index >= 0)
             starts.insert(runId, a->steps.steps[size_t(index)].start);
     }
     if (starts.size() < 2) return false;
@@ -304,7 +304,7 @@ void JobView::fillColumns() {
     std::vector<const std::vector<AnalysisStep> *> rankSteps;
     std::set<int64_t> all;
     for (const JobRankRow &row : m_job->ranksTable) {
-        const RunAnalysis *a = m_analysis->analysis(m_runs[row.runIndex].id);
+        const RunAnalysis *a = m_analysis->analysisOrStart(m_runs[row.runIndex].id);
         rankSteps.push_back(a ? &a->steps.steps : &kNone);
         for (const AnalysisStep &s : *rankSteps.back()) all.insert(s.step);
     }
@@ -325,7 +325,7 @@ void JobView::drawHeatmap() {
     std::vector<std::vector<double>> ms;
     for (size_t r = 0; m_job && r < m_job->ranksTable.size(); ++r) {
         names.push_back(tr("rank %1").arg(m_job->ranksTable[r].rank));
-        const RunAnalysis *a = m_analysis->analysis(m_runs[m_job->ranksTable[r].runIndex].id);
+        const RunAnalysis *a = m_analysis->analysisOrStart(m_runs[m_job->ranksTable[r].runIndex].id);
         std::vector<double> row(m_columnSteps.size(), std::nan(""));
         for (size_t k = 0; k < m_columnSteps.size() && a; ++k)
             if (const int64_t index = m_cells[r][k]; index >= 0) row[k] = double(a->steps.steps[size_t(index)].dur()) / 1e6;
@@ -340,7 +340,7 @@ void JobView::drawBreakdown() {
     for (int c = 0; c < kCategoryCount; ++c) {
         QVector<double> keys, values;
         for (size_t r = 0; m_job && r < m_job->ranksTable.size(); ++r) {
-            const RunAnalysis *a = m_analysis->analysis(m_runs[m_job->ranksTable[r].runIndex].id);
+            const RunAnalysis *a = m_analysis->analysisOrStart(m_runs[m_job->ranksTable[r].runIndex].id);
             if (!a || a->steps.steps.empty()) continue;
             keys << double(r);
             const double ms = double(a->categoryNs(Category(c))) / double(a->steps.steps.size()) / 1e6;
