@@ -1,0 +1,68 @@
+// MetricSeriesModel's background load is a cancellable BackgroundJob (issue #19 item 1): a raised
+// flag stops MetricSeriesLoader, and destroying the model while a big session loads returns in a
+// fraction of the load's time and delivers nothing.
+
+#include "models/metrics/metric_series_loader.h"
+#include "models/metrics/metric_series_model.h"
+#include "models/qt/session_model.h"
+#include "models/store/session_writer.h"
+#include "tests/test_support.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace stepscope;
+
+class TestMetricSeriesModelCancel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::filesystem::path m_file;
+    qint64 m_loadMs = 0;  // how long the whole load takes on this machine
+
+private slots:
+    void initTestCase() {
+        m_file = std::filesystem::path(m_dir.path().toStdString()) / "s.stepscope";
+        SessionStore store(m_file);
+        SessionWriter w(store);
+        w.begin();
+        const int64_t src = w.addSource("/data/smi.csv", "nvidia_smi", 0);
+        const int64_t n = 1'500'000;  // two weeks of 1 s samples, over four GPUs
+        for (int gpu = 0; gpu < 4; ++gpu) {
+            const int64_t s = w.addMetricSeries(src, "host", "gpu_util", int64_t(gpu), "%", 1'000'000'000);
+            for (int64_t i = 0; i < n / 4; ++i) w.addMetricSample(s, i * 1'000'000'000LL, double(i % 100));
+        }
+        w.finishSource(src, n, 0, SourceStatus::Ok);
+        w.commit();
+        QElapsedTimer t;
+        t.start();
+        QCOMPARE(int(MetricSeriesLoader::load(store).size()), 4);
+        m_loadMs = t.elapsed();
+        qInfo("load of %lld samples: %lld ms", qint64(n), m_loadMs);
+        QVERIFY2(m_loadMs >= 100, "the fixture must take long enough to interrupt");
+    }
+
+    void aRaisedFlagStopsTheLoader() {
+        const SessionStore store(m_file, SessionStore::Mode::ReadOnly);
+        const std::atomic<bool> cancel{true};
+        QVERIFY(MetricSeriesLoader::load(store, &cancel).empty());
+    }
+
+    void destroyingTheModelDuringALoadReturnsPromptly() {
+        SessionModel session;
+        auto metrics = std::make_unique<MetricSeriesModel>(&session);
+        metrics->setBackgroundThreshold(0);
+        session.setStore(std::make_unique<SessionStore>(m_file));
+        QVERIFY(metrics->loading());
+        QTest::qWait(int(m_loadMs / 4));
+        QVERIFY(metrics->loading());
+        QElapsedTimer t;
+        t.start();
+        metrics.reset();
+        qInfo("destroyed in %lld ms (load: %lld ms)", t.elapsed(), m_loadMs);
+        QVERIFY2(t.elapsed() < std::max<qint64>(50, m_loadMs / 4), qPrintable(QString::number(t.elapsed())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricSeriesModelCancel)
+#include "tst_metric_series_model_cancel.moc"
