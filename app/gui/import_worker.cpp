@@ -4,7 +4,6 @@
 #include "models/timeline/timeline_lod_writer.h"
 
 #include <QMetaObject>
-#include <QPointer>
 
 namespace stepscope::gui {
 
@@ -40,14 +39,10 @@ bool importPreview(const std::vector<std::filesystem::path> &paths, const std::s
 
 ImportWorker::ImportWorker(QObject *parent) : QObject(parent) {
     qRegisterMetaType<ImportOutcome>("stepscope::gui::ImportOutcome");
-    m_thread.setObjectName("stepscope-import");
-    m_thread.start();
 }
 
 ImportWorker::~ImportWorker() {
-    m_cancel = true;
-    m_thread.quit();
-    m_thread.wait();
+    m_cancel = true;  // the import rolls back at its next poll; m_job's destructor waits for that
 }
 
 void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options,
@@ -58,17 +53,11 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
     std::vector<std::filesystem::path> paths;
     for (const QString &p : inputs) paths.emplace_back(p.toStdString());
     const std::string session = sessionPath.toStdString();
-    QPointer<ImportWorker> self(this);
-    // A context object living in the worker thread runs the import there.
-    auto *context = new QObject;
-    context->moveToThread(&m_thread);
-    QMetaObject::invokeMethod(context, [this, self, context, paths, session, options, previewEvents] {
+    m_job.start([this, paths, session, options, previewEvents](const CancelToken &) -> BackgroundJob::Deliver {
         if (previewEvents > 0) {
             const QString preview = previewPathFor(QString::fromStdString(session));
             if (importPreview(paths, preview.toStdString(), options, previewEvents, m_cancel) && !m_cancel)
-                QMetaObject::invokeMethod(this, [this, self, preview] {
-                    if (self) emit previewReady(preview);
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(this, [this, preview] { emit previewReady(preview); }, Qt::QueuedConnection);
         }
         ImportOutcome outcome;
         int64_t events = 0;
@@ -110,13 +99,11 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
             outcome.fatalError = QString::fromStdString(e.what());
             removeSessionFiles(fresh);
         }
-        context->deleteLater();
-        QMetaObject::invokeMethod(this, [this, self, outcome] {
-            if (!self) return;
+        return [this, outcome] {
             m_busy = false;
             emit finished(outcome);
-        }, Qt::QueuedConnection);
-    }, Qt::QueuedConnection);
+        };
+    });
 }
 
 } // namespace stepscope::gui

@@ -1,7 +1,8 @@
 #pragma once
-// ImportWorker runs SessionImporter on a worker thread with its own SQLite connection, reporting
+// ImportWorker runs SessionImporter as a BackgroundJob with its own SQLite connection, reporting
 // progress and finishing with a summary. cancel() makes the import roll back: the session is left
-// exactly as it was. Owned by MainWindow; one import at a time. With ImportOptions::reuseUnchanged
+// exactly as it was, and finished() still reports it (so the import's own flag, not the job's token,
+// is what the importers poll; the destructor raises it, then waits only for their next poll). Owned by MainWindow; one import at a time. With ImportOptions::reuseUnchanged
 // only changed files are read; when the session cannot be brought up to date in place (a file of
 // it is gone) the inputs go into a new file that replaces the session only when complete.
 // With a preview size, a first picture comes first: the first events of each trace go into a
@@ -9,10 +10,10 @@
 // the import proper runs; the window removes it when the import ends.
 
 #include "importers/logdir/session_importer.h"
+#include "models/qt/background_job.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThread>
 
 #include <atomic>
 
@@ -48,9 +49,9 @@ signals:
     void finished(const stepscope::gui::ImportOutcome &outcome);
 
 private:
-    QThread m_thread;
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel{false};  // before m_job: the running import polls it until m_job is gone
     bool m_busy = false;
+    BackgroundJob m_job;
 };
 
 // Removes a session file with its SQLite companions (-wal, -shm, -journal); no error when absent.
