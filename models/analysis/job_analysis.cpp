@@ -1,5 +1,6 @@
 #include "models/analysis/job_analysis.h"
 
+#include "models/analysis/projection_rules.h"
 #include "models/analysis/report_builder.h"
 #include "models/store/rank_in_name.h"
 
@@ -139,6 +140,14 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
     } else {
         return note;
     }
+    // What it is worth: this rank's steps without the straggler's lateness (the straggler's own
+    // steps without it too — the job runs at its pace).
+    const double gainMs = row.rank == s.rank ? s.lateMsPerStep : row.collectiveWaitMs;
+    std::vector<int64_t> perStep;
+    for (const AnalysisStep &step : analysis.steps.steps)
+        perStep.push_back(std::max<int64_t>(0, step.dur() - int64_t(gainMs * 1e6)));
+    if (gainMs > 0 && !perStep.empty())
+        f.projection = ProjectionRules::summarize(analysis, "straggler", "job_lateness_removed", std::move(perStep));
     note.finding = std::move(f);
     return note;
 }

@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <cmath>
+
 #include <fstream>
 
 using namespace stepscope;
@@ -89,7 +91,21 @@ private slots:
             QVERIFY2(row.collectiveWaitMs > 0.8 * lateMs, qPrintable(QString::number(row.collectiveWaitMs)));
             QCOMPARE(f.rule, std::string("job_waits_for_straggler"));
             QVERIFY2(f.title.find(who) != std::string::npos, f.title.c_str());
+            // What fixing the straggler is worth to this rank: its wait, off every step.
+            QVERIFY(f.projection);
+            QCOMPARE(f.projection->category, std::string("straggler"));
+            QVERIFY2(std::abs(f.projection->currentStepTimeMs - f.projection->stepTimeMs - row.collectiveWaitMs) < 0.01,
+                     qPrintable(QString::number(f.projection->stepTimeMs)));
         }
+        // Truth: the same job (same seed) without the straggler runs at the projected step time.
+        SyntheticJob balanced;
+        writeJob(balanced, jobOptions(ranks, -1, cause, 0, steps, kernels));
+        const Report fixed = ImportedSession({balanced.path()}).report();
+        const JobRankRow *waiting = rowOf(job, straggler == 0 ? 1 : 0);
+        const Finding &f = report.runs[waiting->runIndex].analysis.findings.front();
+        const double actual = fixed.job->ranksTable[size_t(waiting->rank)].stepTimeMs;
+        QVERIFY2(std::abs(f.projection->stepTimeMs - actual) < 0.1 * actual,
+                 qPrintable(QString("projected %1 ms, without the straggler %2 ms").arg(f.projection->stepTimeMs).arg(actual)));
     }
 
     void balancedJobHasNoStraggler() {

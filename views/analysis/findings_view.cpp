@@ -163,7 +163,11 @@ void FindingsView::reload() {
     if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail).toHtmlEscaped());
     line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence + (job.symptom.empty() ? "" : " " + job.symptom)).toHtmlEscaped());
     // Lead with what fixing it is worth: the biggest projected gain first.
-    if (const auto ranked = rankedProjections(*a); !ranked.empty())
+    // The job's fix (the straggler's lateness) before this rank's own causes: its wait is a symptom.
+    if (job.finding && job.finding->projection)
+        line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b> (%2)").arg(q(describeProjection(*job.finding->projection)).toHtmlEscaped(),
+                                                                             q(job.finding->title).toHtmlEscaped());
+    else if (const auto ranked = rankedProjections(*a); !ranked.empty())
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
     if (a->memory) line += QStringLiteral("<br>") + tr("GPU memory: %1").arg(q(MemoryHeadroom::describe(*a->memory)).toHtmlEscaped());
     // Other profilers' verdicts beside ours, once per figure (overview and input pipeline repeat it).
