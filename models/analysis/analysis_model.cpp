@@ -132,4 +132,27 @@ void AnalysisModel::finishPending() {
     if (!running.empty()) emit changed();
 }
 
+JobRankNote AnalysisModel::jobNote(int64_t runId) {
+    if (!m_session->store()) return {};
+    std::vector<RunRow> ranks;
+    std::vector<RunAnalysis *> analyses;
+    bool ranked = false;
+    for (const RunRow &run : runs()) {
+        if (!run.rank) continue;
+        ranked = ranked || run.id == runId;
+        const RunAnalysis *a = analysisOrStart(run.id);
+        if (!a) return {};  // a rank still being analysed: the job is not known yet
+        ranks.push_back(run);
+        analyses.push_back(const_cast<RunAnalysis *>(a));  // only read: no findings are added
+    }
+    if (!ranked || ranks.size() < 2) return {};
+    std::vector<JobMember> members;
+    for (size_t i = 0; i < ranks.size(); ++i) members.push_back({&ranks[i], analyses[i]});
+    const auto job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
+    if (!job) return {};
+    for (const JobRankRow &row : job->ranksTable)
+        if (ranks[row.runIndex].id == runId) return JobAnalyzer::noteFor(*job, row, *analyses[row.runIndex]);
+    return {};
+}
+
 } // namespace stepscope

@@ -13,6 +13,7 @@
 // analyseNow(), which answers now and may take seconds; never from a view's refresh.
 
 #include "models/analysis/category_rules.h"
+#include "models/analysis/job_analysis.h"
 #include "models/analysis/run_analysis.h"
 #include "models/qt/background_job.h"
 #include "models/qt/session_model.h"
@@ -46,6 +47,9 @@ public:
     void finishPending();
     QString error() const { return m_error; }
     std::optional<int64_t> batchSize() const;
+    // In a job whose ranks are all analysed: what the job says about run `runId` (the straggler, or
+    // the wait for it, with what fixing it is worth); nothing otherwise. Starts the ranks' analyses.
+    JobRankNote jobNote(int64_t runId);
 
 signals:
     void changed();  // results dropped, or a background analysis arrived: views re-read

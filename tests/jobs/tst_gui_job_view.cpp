@@ -8,6 +8,7 @@
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"
 #include "views/analysis/findings_view.h"
+#include "views/steps/step_time_view.h"
 #include "views/export/export_caption.h"
 #include "views/job/job_heatmap_plot.h"
 #include "views/job/job_view.h"
@@ -176,9 +177,20 @@ private slots:
         QVERIFY2(firstFinding().startsWith(QStringLiteral("Waits ~")) && firstFinding().contains(QStringLiteral("rank 4's input")),
                  qPrintable(firstFinding()));
         QVERIFY2(view.bottleneckText().contains(QStringLiteral("for rank 4's input")), qPrintable(view.bottleneckText()));
+        // What fixing it is worth, for a waiting rank: the straggler, not its own collective time.
+        QVERIFY2(view.bottleneckText().contains(QStringLiteral("Biggest gain: <b>straggler: step")), qPrintable(view.bottleneckText()));
         runs->setCurrentIndex(runs->findText(QStringLiteral("rank 4")));
         QVERIFY2(firstFinding().startsWith(QStringLiteral("Holds the job back")), qPrintable(firstFinding()));
         QVERIFY(!view.bottleneckText().contains(QStringLiteral("the symptom")));
+
+        // The Step time view of rank 0 says the same, and draws that projection.
+        StepTimeView steps(&m_session, &m_time);
+        steps.findChild<QComboBox *>()->setCurrentIndex(steps.findChild<QComboBox *>()->findText(QStringLiteral("rank 0")));
+        QString summary, tip;
+        for (const QLabel *l : steps.findChildren<QLabel *>())
+            if (l->text().startsWith(QStringLiteral("bottleneck:"))) summary = l->text(), tip = l->toolTip();
+        QVERIFY2(summary.contains(QStringLiteral("straggler fixed")), qPrintable(summary));
+        QVERIFY2(tip.contains(QStringLiteral("the symptom")), qPrintable(tip));
     }
 
     void exportCaptionNamesTheRootCause() {

@@ -113,29 +113,6 @@ void FindingsView::activate(QTreeWidgetItem *item) {
     m_time->setRange({start - pad, end + pad});
 }
 
-JobRankNote FindingsView::jobNote(int64_t runId, const RunAnalysis &analysis) const {
-    if (!m_session->store()) return {};
-    std::vector<RunRow> runs;
-    std::vector<RunAnalysis *> analyses;
-    bool ranked = false;
-    for (const RunRow &run : m_analysis->runs()) {
-        if (!run.rank) continue;
-        ranked = ranked || run.id == runId;
-        const RunAnalysis *a = m_analysis->analysisOrStart(run.id);
-        if (!a) return {};  // a rank still being analysed: the job is not known yet
-        runs.push_back(run);
-        analyses.push_back(const_cast<RunAnalysis *>(a));  // only read: no findings are added
-    }
-    if (!ranked || runs.size() < 2) return {};
-    std::vector<JobMember> members;
-    for (size_t i = 0; i < runs.size(); ++i) members.push_back({&runs[i], analyses[i]});
-    const auto job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
-    if (!job) return {};
-    for (const JobRankRow &row : job->ranksTable)
-        if (runs[row.runIndex].id == runId) return JobAnalyzer::noteFor(*job, row, analysis);
-    return {};
-}
-
 void FindingsView::reloadRuns() {
     const QString current = m_runBox->currentText();
     {
@@ -156,7 +133,7 @@ void FindingsView::reload() {
         m_bottleneck->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
         return;
     }
-    const JobRankNote job = jobNote(m_runBox->currentData().toLongLong(), *a);
+    const JobRankNote job = m_analysis->jobNote(m_runBox->currentData().toLongLong());
     QString line = tr("Bottleneck: <b>%1</b>").arg(q(a->bottleneck).toHtmlEscaped());
     if (const auto c = categoryFromName(a->bottleneck))
         line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;

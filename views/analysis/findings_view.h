@@ -4,7 +4,6 @@
 // was doing, overlapping host events). Clicking an entry zooms every view to its evidence through the
 // TimeRangeController. Created by MainWindow.
 
-#include "models/analysis/job_analysis.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -37,9 +36,6 @@ public:
 private:
     void reloadRuns();
     void reload();
-    // In a job whose ranks are all analysed: what the job says about this run (the straggler, or
-    // the wait for it), shown first; nothing otherwise.
-    JobRankNote jobNote(int64_t runId, const RunAnalysis &analysis) const;
 
     SessionModel *m_session;
     TimeRangeController *m_time;

@@ -23,6 +23,7 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_runBox, 1);
+    m_summary->setWordWrap(true);  // a long verdict wraps instead of widening the dock
     top->addWidget(m_summary, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -175,6 +176,12 @@ void StepTimeView::reload() {
     std::vector<QVector<double>> values(kCategoryCount);
     QVector<double> outKeys, outValues, projected;
     double maxMs = 1;
+    // In a job, a waiting rank's verdict is a symptom: what fixing the straggler is worth leads.
+    const JobRankNote job = m_current ? m_analysis->jobNote(m_runBox->currentData().toLongLong()) : JobRankNote{};
+    static const std::optional<Projection> kNoProjection;
+    const std::optional<Projection> &projection = job.finding && job.finding->projection ? job.finding->projection
+                                                  : m_current                              ? m_current->projection
+                                                                                           : kNoProjection;
     if (m_current) {
         bool anyInView = false;
         for (const auto &s : m_current->steps.steps) anyInView = anyInView || halfInView(s, m_time->range());
@@ -185,7 +192,7 @@ void StepTimeView::reload() {
             for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
             maxMs = std::max(maxMs, double(s.dur()) / 1e6);
         }
-        if (const auto &p = m_current->projection; p && p->perStepNs.size() == m_current->steps.steps.size())
+        if (const auto &p = projection; p && p->perStepNs.size() == m_current->steps.steps.size())
             for (size_t k = 0; k < p->perStepNs.size(); ++k)
                 if (!m_onlyRange || !anyInView || halfInView(m_current->steps.steps[k], m_time->range()))
                     projected.push_back(double(p->perStepNs[k]) / 1e6);
@@ -199,7 +206,7 @@ void StepTimeView::reload() {
         // A CPU-only trace has no GPU to be busy: no "GPU busy 0.0 %".
         if (const auto busy = m_current->gpuBusy()) line += tr(" · GPU busy %1 %").arg(*busy, 0, 'f', 1);
         if (m_current->samplesPerSecond) line += tr(" · %1 samples/s").arg(*m_current->samplesPerSecond, 0, 'f', 1);
-        if (const auto &p = m_current->projection)
+        if (const auto &p = projection)
             line += tr(" · %1 fixed: %2 → %3 ms per step, %4×")
                         .arg(QString::fromStdString(p->category).toHtmlEscaped())
                         .arg(p->currentStepTimeMs, 0, 'f', 1)
@@ -209,6 +216,8 @@ void StepTimeView::reload() {
         if (m_current->steps.source == StepSource::TfTrainFunction)
             line += tr(" · steps: executions of the TensorFlow training function");
         m_summary->setText(line);
+        // A waiting rank's verdict is a symptom; the line says what fixing the straggler is worth.
+        m_summary->setToolTip(job.symptom.empty() ? QString() : QString::fromStdString(job.symptom));
     } else {
         const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());
         m_summary->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
@@ -226,7 +235,7 @@ void StepTimeView::reload() {
         m_projected->removeFromLegend();
     } else {
         m_projected->setData(keys, projected);
-        m_projected->setName(tr("if %1 fixed").arg(QString::fromStdString(m_current->projection->category)));
+        m_projected->setName(tr("if %1 fixed").arg(QString::fromStdString(projection->category)));
         m_projected->addToLegend();
     }
     m_outliers->setData(outKeys, outValues);
