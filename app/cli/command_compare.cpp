@@ -28,8 +28,9 @@ struct Side {
 };
 
 // Imports, analyses and picks the run of one side; an exit code when it cannot.
-std::optional<int> load(Side &side, const ReportOptions &given, const ImportOptions &import, Streams io) {
-    side.session.emplace(InputSession::open({side.path}, io, import));
+std::optional<int> load(Side &side, const ReportOptions &given, const ImportOptions &import, const std::atomic<bool> *cancel,
+                        Streams io) {
+    side.session.emplace(InputSession::open({side.path}, io, import, cancel));
     if (!side.session->store()) {
         io.err << "stepscope compare: the " << side.role << " side (" << printableText(side.path) << ") could not be read\n";
         return Unreadable;
@@ -41,6 +42,7 @@ std::optional<int> load(Side &side, const ReportOptions &given, const ImportOpti
         return Usage;
     }
     applySavedBatchSize(*side.session->store(), options);
+    if (cancel && cancel->load()) return Unreadable;  // closed meanwhile: no analysis
     try {
         side.report = ReportBuilder(*side.session->store()).build(options);
     } catch (const StoreError &e) {
@@ -78,7 +80,7 @@ int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams
     Side base{"base", in.base, in.baseRun, {}, {}, nullptr};
     Side next{"new", in.next, in.nextRun, {}, {}, nullptr};
     for (Side *side : {&base, &next})
-        if (const auto code = load(*side, options, in.import, io)) return *code;
+        if (const auto code = load(*side, options, in.import, in.cancel, io)) return *code;
     out = RunComparison::compare(*base.run, in.baseLabel.value_or(base.path), *next.run, in.nextLabel.value_or(next.path));
     if (inputPaths) {
         *inputPaths = base.session->inputPaths();

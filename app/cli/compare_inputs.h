@@ -8,6 +8,7 @@
 #include "importers/logdir/session_importer.h"
 #include "models/analysis/run_comparison.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct CompareInputs {
     // What the comparison calls each side (default: its path), e.g. the logdir a session was made from.
     std::optional<std::string> baseLabel, nextLabel;
     ImportOptions import{};  // --jobs, for sides that are imported
+    const std::atomic<bool> *cancel = nullptr;  // raised: stops an import, or before the next side (GUI)
 };
 
 // Ok or Partial with `out` filled; Usage or Unreadable (message printed) otherwise. `inputPaths`

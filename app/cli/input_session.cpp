@@ -44,7 +44,7 @@ InputSession::~InputSession() {
 }
 
 int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut,
-               const ImportOptions &options) {
+               const ImportOptions &options, const std::atomic<bool> *cancel) {
     ImporterRegistry registry;
     SessionImporter importer(store, registry);
     int lastPercent = -1;
@@ -55,7 +55,12 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
         lastPercent = pct;
         io.err << "\rimporting " << pct << "%  " << printableText(fs::path(file).filename().string()) << "\x1b[K" << std::flush;
     };
-    const ImportSummary summary = importer.run(inputs, nullptr, progress, options);
+    const ImportSummary summary = importer.run(inputs, cancel, progress, options);
+    if (summary.cancelled) {
+        io.err << "stepscope: cancelled\n";
+        if (summaryOut) *summaryOut = summary;
+        return Unreadable;
+    }
     if (!summary.runError.empty()) {
         io.err << "stepscope: " << printableText(summary.runError) << "\n";
         if (summaryOut) *summaryOut = summary;
@@ -96,7 +101,8 @@ std::vector<std::string> InputSession::inputPaths() const {
     return out;
 }
 
-InputSession InputSession::open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options) {
+InputSession InputSession::open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options,
+                                const std::atomic<bool> *cancel) {
     InputSession s;
     s.m_named = paths;
     std::vector<fs::path> inputs;
@@ -132,7 +138,7 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
         }
         s.m_store = std::make_unique<SessionStore>(s.m_tempFile);
         ImportSummary summary;
-        s.m_exitCode = importInto(*s.m_store, inputs, io, &summary, options);
+        s.m_exitCode = importInto(*s.m_store, inputs, io, &summary, options, cancel);
         s.m_summary = summary;
         if (s.m_exitCode == Unreadable || s.m_exitCode == Usage) s.m_store.reset();
     } catch (const StoreError &e) {

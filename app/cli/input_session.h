@@ -8,6 +8,7 @@
 #include "app/cli/command_line.h"
 #include "importers/logdir/session_importer.h"
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -21,7 +22,8 @@ class InputSession {
 public:
     ~InputSession();
     // Returns nullptr-store on failure with exitCode set and the message already printed.
-    static InputSession open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options = {});
+    static InputSession open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options = {},
+                             const std::atomic<bool> *cancel = nullptr);
     InputSession(InputSession &&) = default;
 
     SessionStore *store() const { return m_store.get(); }
@@ -46,8 +48,10 @@ private:
 inline constexpr int64_t kMaxImportJobs = 1024;
 bool readImportOptions(const ArgumentList &a, const std::string &command, Streams io, ImportOptions &options);
 
-// Imports into `store`, printing progress and problems; returns the exit code.
+// Imports into `store`, printing progress and problems; returns the exit code. A raised `cancel`
+// rolls the import back and returns Unreadable ("cancelled").
 int importInto(SessionStore &store, const std::vector<std::filesystem::path> &inputs, Streams io,
-               ImportSummary *summaryOut = nullptr, const ImportOptions &options = {});
+               ImportSummary *summaryOut = nullptr, const ImportOptions &options = {},
+               const std::atomic<bool> *cancel = nullptr);
 
 } // namespace stepscope::cli

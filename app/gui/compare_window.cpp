@@ -9,7 +9,6 @@
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -39,20 +38,20 @@ CompareWindow::CompareWindow(QWidget *parent)
 }
 
 CompareWindow::~CompareWindow() {
-    if (m_worker.joinable()) m_worker.join();
+    m_job.cancel();
     delete m_tabs;  // closes the timelines' sessions before the scratch folder goes
 }
 
 void CompareWindow::start(const QString &base, const QString &next, const ReportOptions &options, const QString &baseLabel) {
-    if (m_worker.joinable()) m_worker.join();
     m_ready = false;
     m_error.clear();
     m_view->setMessage(tr("Comparing %1 with %2: importing and analysing both…").arg(base, next));
     setWindowTitle(tr("Stepscope — compare %1 → %2").arg(QFileInfo(baseLabel.isEmpty() ? base : baseLabel).fileName(), QFileInfo(next).fileName()));
-    QPointer<CompareWindow> self(this);
-    const std::string scratch = m_scratch.filePath(QStringLiteral("new.stepscope")).toStdString();
+    // A file of its own per comparison: a superseded one may still be rolling its import back.
+    const std::string scratch = m_scratch.filePath(QStringLiteral("new%1.stepscope").arg(++m_runs)).toStdString();
     const std::optional<std::string> label = baseLabel.isEmpty() ? std::nullopt : std::optional<std::string>(baseLabel.toStdString());
-    m_worker = std::thread([self, base = base.toStdString(), next = next.toStdString(), scratch, options, label] {
+    m_job.start([this, base = base.toStdString(), next = next.toStdString(), scratch, options, label](const CancelToken &cancel)
+                    -> BackgroundJob::Deliver {
         auto result = std::make_shared<RunComparison>();
         std::ostringstream out, err;
         int code = cli::Unreadable;
@@ -63,15 +62,15 @@ void CompareWindow::start(const QString &base, const QString &next, const Report
                 nextSession = scratch;
                 std::filesystem::remove(scratch);
                 SessionStore store(scratch);
-                code = cli::importInto(store, {next}, {out, err, false});
+                code = cli::importInto(store, {next}, {out, err, false}, nullptr, {}, cancel.flag());
                 if (code != cli::Ok && code != cli::Partial)
                     err << "the new side (" << next << ") could not be read\n";
             } else {
                 code = cli::Ok;
             }
             if (code == cli::Ok || code == cli::Partial)
-                code = cli::compareInputs({base, std::nullopt, nextSession, std::nullopt, label, next}, options,
-                                          {out, err, false}, *result);
+                code = cli::compareInputs({base, std::nullopt, nextSession, std::nullopt, label, next, {}, cancel.flag()},
+                                          options, {out, err, false}, *result);
         } catch (const std::exception &e) {
             err << e.what();
             code = cli::Unreadable;
@@ -79,26 +78,23 @@ void CompareWindow::start(const QString &base, const QString &next, const Report
         const bool ok = code == cli::Ok || code == cli::Partial;
         const QString message = QString::fromStdString(err.str()).trimmed();
         const QString baseFile = QString::fromStdString(base), nextFile = QString::fromStdString(nextSession);
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, ok, result, message, baseFile, nextFile] {
-                if (!self) return;
-                if (ok) {
-                    self->m_view->setComparison(*result);
-                    QString error;
-                    const bool timelines = self->m_timelines->setSessions(
-                        baseFile, QString::fromStdString(result->base.label), result->base.stepStarts, nextFile,
-                        QString::fromStdString(result->next.label), result->next.stepStarts, &error);
-                    self->m_tabs->setTabEnabled(1, timelines);
-                    self->m_ready = true;
-                    self->statusBar()->showMessage(timelines ? tr("Compared") : tr("Compared; no timelines: %1").arg(error), 10000);
-                } else {
-                    self->m_error = message.isEmpty() ? tr("the comparison failed") : message;
-                    self->m_view->setMessage(self->m_error);
-                }
-                emit self->finished(ok);
-            },
-            Qt::QueuedConnection);
+        // Runs on the window's thread, unless the window was closed or started another comparison.
+        return [this, ok, result, message, baseFile, nextFile] {
+            if (ok) {
+                m_view->setComparison(*result);
+                QString error;
+                const bool timelines = m_timelines->setSessions(
+                    baseFile, QString::fromStdString(result->base.label), result->base.stepStarts, nextFile,
+                    QString::fromStdString(result->next.label), result->next.stepStarts, &error);
+                m_tabs->setTabEnabled(1, timelines);
+                m_ready = true;
+                statusBar()->showMessage(timelines ? tr("Compared") : tr("Compared; no timelines: %1").arg(error), 10000);
+            } else {
+                m_error = message.isEmpty() ? tr("the comparison failed") : message;
+                m_view->setMessage(m_error);
+            }
+            emit finished(ok);
+        };
     });
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // CompareWindow: File ▸ Compare With… — the open session as the base, another logdir, trace or
-// session as the new run. On a worker thread it imports the new run into a session of the window's
+// session as the new run. As a BackgroundJob it imports the new run into a session of the window's
 // own (removed with it) and compares the two (compareInputs, the same as `stepscope compare`); the
 // window says "Comparing…" meanwhile and names the side that failed. Then a Summary tab
 // (CompareView) and a Timelines tab (AlignedTimelines: both runs stacked, step-aligned, linked zoom).
 // File ▸ Export (Ctrl+E) writes the current tab through ViewExporter (PNG/SVG/PDF) with a caption
-// naming both runs. Closing the window waits for a running import.
+// naming both runs. Closing the window cancels a running import (rolled back) without waiting for
+// it, but for an analysis in progress, which has no cancel.
 
 #include "models/analysis/report_builder.h"
+#include "models/qt/background_job.h"
 #include "views/compare/aligned_timelines.h"
 #include "views/compare/compare_view.h"
 
@@ -15,7 +17,6 @@
 #include <QTemporaryDir>
 
 #include <memory>
-#include <thread>
 
 class QTabWidget;
 
@@ -49,7 +50,8 @@ private:
     CompareView *m_view;
     AlignedTimelines *m_timelines;
     QTemporaryDir m_scratch;  // the new run's session, when it was not one already
-    std::thread m_worker;
+    BackgroundJob m_job;  // after m_scratch: its worker is stopped before the folder goes
+    int m_runs = 0;  // comparisons started: names each one's scratch session
     bool m_ready = false;
     QString m_error;
 };

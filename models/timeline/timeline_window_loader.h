@@ -4,18 +4,18 @@
 // while a window is on its way the track is drawn from its summary (density blocks that count every
 // event), and ready() asks for one more frame when it has arrived. One pending request per track —
 // a newer request replaces an older one not yet started (panning fast reads only where it stops).
+// The worker is one long BackgroundJob (issue #19 item 1) serving a queue: close() and the
+// destructor cancel it without waiting (its token interrupts the connection and wakes the queue), and
+// each open() gets a fresh queue, so a closed session's late results are dropped, never taken.
 // Owned by TimelineModel; results are collected with take() on the model's thread.
 
+#include "models/qt/background_job.h"
 #include "models/timeline/timeline_slice_cache.h"
 
 #include <QObject>
 
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
-#include <mutex>
-#include <string>
-#include <thread>
+#include <memory>
 #include <vector>
 
 struct sqlite3;
@@ -44,27 +44,25 @@ public:
     // with the caller) when there is no file to share, e.g. an in-memory session.
     bool open(const std::filesystem::path &file);
     void close();
-    bool isOpen() const { return m_worker.joinable(); }
+    bool isOpen() const { return m_queue != nullptr; }
 
     void request(const Request &r);
     std::vector<Result> take();
     // Blocks until every request made so far has been read (or timeoutMs passed); true when idle.
+    // For tests and TimelineModel::finishLoading(); painting never waits for a window.
     bool waitIdle(int timeoutMs);
 
 signals:
-    void ready();  // results are waiting in take(); emitted from the worker thread (queued)
+    void ready();  // results are waiting in take(); emitted on the loader's thread
 
 private:
-    void run(std::filesystem::path file);
-    Result read(sqlite3 *db, const Request &r) const;
+    struct Queue;  // requests and results of one open(), shared with its worker
+    static BackgroundJob::Deliver run(const std::filesystem::path &file, const std::shared_ptr<Queue> &queue,
+                                      const CancelToken &cancel, TimelineWindowLoader *self);
+    static Result read(sqlite3 *db, const Request &r);
 
-    mutable std::mutex m_mutex;
-    std::condition_variable m_wake, m_idle;
-    std::deque<Request> m_queue;
-    std::vector<Result> m_results;
-    size_t m_busy = 0;  // requests taken by the worker and not yet in m_results
-    bool m_stop = false;
-    std::thread m_worker;
+    std::shared_ptr<Queue> m_queue;  // null while closed
+    BackgroundJob m_job;             // last: destroyed (its worker told to stop) first
 };
 
 } // namespace stepscope

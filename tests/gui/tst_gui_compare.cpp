@@ -2,7 +2,9 @@
 // compare window fills (header with the change, waterfall bars per moved category, the op delta
 // table sorted by time saved, findings resolved), filters, exports with a caption naming both runs;
 // its Timelines tab stacks both runs step-aligned with linked zoom; it says which side it could not read.
+// Closing it while the new side is imported cancels that import without waiting for it (issue #19).
 
+#include "app/cli/input_session.h"
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
@@ -10,6 +12,7 @@
 #include "tests/test_support.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -18,6 +21,8 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <sstream>
+
 using namespace stepscope;
 
 class TestGuiCompare : public QObject {
@@ -25,10 +30,11 @@ class TestGuiCompare : public QObject {
     QTemporaryDir m_dir;
     QString m_input, m_fixed;
 
-    QString makeLogdir(const char *name, synth::Bottleneck b) {
+    QString makeLogdir(const char *name, synth::Bottleneck b, int64_t targetEvents = 0) {
         const std::filesystem::path dir = std::filesystem::path(m_dir.path().toStdString()) / name;
         synth::SyntheticProfileOptions o;
         o.steps = 12;
+        o.targetEvents = targetEvents;
         o.seed = 9;
         o.bottleneck = b;
         synth::SyntheticProfileGenerator(o).generate(dir / "run.pt.trace.json.gz", dir / "nvidia-smi.csv");
@@ -144,6 +150,29 @@ private slots:
         QVERIFY2(c->lastError().contains(QStringLiteral("new side")) && c->lastError().contains(missing), qPrintable(c->lastError()));
         QVERIFY(c->exportTo(m_dir.filePath(QStringLiteral("x.png"))).contains(QStringLiteral("not ready")));
         delete c;
+    }
+
+    void closingDuringTheImportReturnsPromptly() {
+        const QString big = makeLogdir("big", synth::Bottleneck::None, 600'000);
+        QElapsedTimer t;
+        t.start();
+        {
+            SessionStore store(std::filesystem::path(m_dir.filePath(QStringLiteral("big.stepscope")).toStdString()));
+            std::ostringstream out, err;
+            QCOMPARE(cli::importInto(store, {big.toStdString()}, {out, err, false}), int(cli::Ok));
+        }
+        const qint64 importMs = t.elapsed();
+        qInfo("import of the new side: %lld ms", importMs);
+        QVERIFY2(importMs >= 400, "the new side must take long enough to interrupt");
+        auto *c = new gui::CompareWindow;
+        QSignalSpy done(c, &gui::CompareWindow::finished);
+        c->start(m_input, big, {});
+        QTest::qWait(int(importMs / 4));
+        QCOMPARE(done.count(), 0);
+        t.restart();
+        delete c;
+        qInfo("closed in %lld ms (import: %lld ms)", t.elapsed(), importMs);
+        QVERIFY2(t.elapsed() < std::max<qint64>(100, importMs / 4), qPrintable(QString::number(t.elapsed())));
     }
 };
 
