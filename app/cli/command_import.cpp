@@ -7,6 +7,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
+#include "models/analysis/derived_results.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
@@ -65,10 +66,21 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
     }
 }
 
+// The session keeps each run's analysis (derived results, v_finding ...): made here, so that a query
+// or a re-open finds it. A run whose analysis fails keeps its imported data; the failure is said.
+void analyseSession(SessionStore &store, Streams io) {
+    try {
+        if (const int n = DerivedResults::analyseStale(store); n > 0)
+            io.out << "analysed " << n << " run(s): results stored (v_step_breakdown, v_finding, v_op_stat)\n";
+    } catch (const std::exception &e) {
+        io.err << "stepscope import: analysis not stored: " << printableText(e.what()) << "\n";
+    }
+}
+
 } // namespace
 
 int runImport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"-o", "--output", "--offset", "--run", "--jobs"});
+    ArgumentList a(args, {"-o", "--output", "--offset", "--run", "--jobs"}, {"--no-analysis"});
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     const std::vector<std::string> offsetTexts = a.values("--offset");
     if (!a.ok() || (a.positional().empty() && offsetTexts.empty()) || !output) {
@@ -144,6 +156,7 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         }
         if (!offsets.empty() && !applyOffsets(store, offsets, io)) return Usage;
         noteUnanchoredTraces(store, io);
+        if (!a.flag("--no-analysis")) analyseSession(store, io);
         return code;
     } catch (const StoreError &e) {
         io.err << "stepscope import: " << printableText(e.what())

@@ -18,7 +18,7 @@ Usage:
   stepscope [PATH...]                       open the GUI (PATH: logdir, trace file, metrics file, or .stepscope)
   stepscope --compare BASE NEW              open BASE in the GUI and compare it with NEW
   stepscope import PATH... -o S.stepscope [--run NAME|all] [--offset SOURCE=±DURATION]... [--jobs N]
-                                            build a session file, print a summary
+                   [--no-analysis]          build a session file (with each run's analysis), print a summary
   stepscope report PATH... [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]
                    [--preset stepscope|tensorflow|pytorch] [--rules FILE.tsv] [--run NAME|all] [--jobs N]
                    [--screenshots DIR]   (markdown: one annotated screenshot per finding)

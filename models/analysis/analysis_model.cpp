@@ -11,6 +11,7 @@ AnalysisModel::AnalysisModel(SessionModel *session) : QObject(session), m_sessio
     connect(session, &SessionModel::sessionChanged, this, [this] {
         for (auto &[id, job] : m_jobs) job->cancel();  // their session is gone; they stop at their next poll
         m_cache.clear();
+        m_keys.reset();  // offsets, batch size or sources may be what changed
         m_error.clear();  // the previous session's reason (a failure, or a first picture's note)
         emit changed();
     });
@@ -21,19 +22,10 @@ std::vector<RunRow> AnalysisModel::runs() const {
 }
 
 std::optional<int64_t> AnalysisModel::batchSize() const {
-    if (!m_session->store()) return std::nullopt;
-    const QString v = QString::fromStdString(m_session->store()->setting("batch_size"));
-    bool ok = false;
-    const qint64 n = v.toLongLong(&ok);
-    return ok && n > 0 ? std::optional<int64_t>(n) : std::nullopt;
+    return m_session->store() ? DerivedResults::sessionOptions(*m_session->store()).batchSize : std::nullopt;
 }
 
-AnalysisOptions AnalysisModel::options() const {
-    AnalysisOptions o;
-    o.batchSize = batchSize();
-    o.batchSizeSource = "session";
-    return o;
-}
+AnalysisOptions AnalysisModel::options() const { return DerivedResults::sessionOptions(*m_session->store()); }
 
 const RunRow *AnalysisModel::findRun(const std::vector<RunRow> &runs, int64_t runId) const {
     for (const RunRow &r : runs)
@@ -72,13 +64,39 @@ const RunAnalysis *AnalysisModel::analyseNow(int64_t runId) {
     try {
         const std::vector<RunRow> all = runs();
         if (const RunRow *run = findRun(all, runId)) {
-            auto a = std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(*run, options()));
-            return m_cache.emplace(runId, std::move(a)).first->second.get();
+            const DerivedResultKey key = keys().of(*m_session->store(), *run);
+            if (const RunAnalysis *stored = fromSession(*run, key)) return stored;
+            return analyseHere(*run, key);
         }
     } catch (const std::exception &e) {
         m_error = QString::fromStdString(e.what());
     }
     return nullptr;
+}
+
+const RunAnalysis *AnalysisModel::analyseHere(const RunRow &run, const DerivedResultKey &key) {
+    try {
+        return keep(run, key, std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(run, options())));
+    } catch (const std::exception &e) {
+        m_error = QString::fromStdString(e.what());
+    }
+    return nullptr;
+}
+
+const DerivedResultKeys &AnalysisModel::keys() {
+    if (!m_keys) m_keys.emplace(*m_session->store(), options(), *m_rules);
+    return *m_keys;
+}
+
+const RunAnalysis *AnalysisModel::fromSession(const RunRow &run, const DerivedResultKey &key) {
+    std::optional<RunAnalysis> stored = DerivedResults::load(*m_session->store(), run.id, key);
+    if (!stored) return nullptr;
+    return m_cache.emplace(run.id, std::make_unique<RunAnalysis>(std::move(*stored))).first->second.get();
+}
+
+const RunAnalysis *AnalysisModel::keep(const RunRow &run, const DerivedResultKey &key, std::unique_ptr<RunAnalysis> analysis) {
+    DerivedResults::trySave(*m_session->store(), run, key, *analysis);  // a read-only session analyses again next time
+    return m_cache.insert_or_assign(run.id, std::move(analysis)).first->second.get();
 }
 
 const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
@@ -88,20 +106,28 @@ const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
     if (pending(runId)) return nullptr;
     const std::vector<RunRow> all = runs();
     const RunRow *run = findRun(all, runId);
-    if (!run) return nullptr;
+    if (!run || !loadRules()) return nullptr;
+    DerivedResultKey key;
+    try {
+        key = keys().of(*store, *run);
+        if (const RunAnalysis *stored = fromSession(*run, key)) return stored;  // a re-open: no analysis at all
+    } catch (const std::exception &e) {
+        m_error = QString::fromStdString(e.what());
+        return nullptr;
+    }
     int64_t events = 0;
     for (const SourceRow &s : SessionReader(*store).sources())
         if (s.id == run->sourceId) events = s.events;
     std::error_code ec;
-    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analyseNow(runId);
-    if (loadRules()) startJob(*run);
+    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analyseHere(*run, key);
+    startJob(*run, key);
     return nullptr;
 }
 
-void AnalysisModel::startJob(const RunRow &run) {
+void AnalysisModel::startJob(const RunRow &run, const DerivedResultKey &key) {
     std::unique_ptr<BackgroundJob> &job = m_jobs[run.id];
     if (!job) job = std::make_unique<BackgroundJob>();
-    job->start([this, path = m_session->store()->path(), run, rules = *m_rules, o = options()](const CancelToken &cancel) {
+    job->start([this, path = m_session->store()->path(), run, key, rules = *m_rules, o = options()](const CancelToken &cancel) {
         auto result = std::make_shared<std::unique_ptr<RunAnalysis>>();
         std::string error;
         try {
@@ -116,8 +142,8 @@ void AnalysisModel::startJob(const RunRow &run) {
         } catch (const std::exception &e) {
             error = e.what();
         }
-        return BackgroundJob::Deliver([this, id = run.id, result, error] {
-            if (*result) m_cache[id] = std::move(*result);
+        return BackgroundJob::Deliver([this, run, key, result, error] {
+            if (*result) keep(run, key, std::move(*result));
             else m_error = QString::fromStdString(error);
             emit changed();
         });

@@ -4,6 +4,8 @@
 // window — AnalysisModel::of(session) returns the one attached to that SessionModel (created on
 // first use as its child) — so the step bars, op table and findings panel analyse once.
 //
+// A session keeps its analyses (DerivedResults): a run whose stored analysis was computed from
+// today's inputs is read back, not analysed; every new result is written to the session.
 // Views ask with analysisOrStart(), which never waits: small runs are analysed at once, big ones
 // (more than kBackgroundEvents events, seconds of work at 10 M) as a BackgroundJob over its own
 // read-only connection, so opening a big session never freezes the window; changed() is emitted
@@ -13,6 +15,7 @@
 // analyseNow(), which answers now and may take seconds; never from a view's refresh.
 
 #include "models/analysis/category_rules.h"
+#include "models/analysis/derived_results.h"
 #include "models/analysis/job_analysis.h"
 #include "models/analysis/run_analysis.h"
 #include "models/qt/background_job.h"
@@ -60,11 +63,18 @@ private:
     const RunRow *findRun(const std::vector<RunRow> &runs, int64_t runId) const;
     bool waitsForImport();  // the session is a first picture: sets error() to say so
     bool loadRules();  // false (error() says why) when the category rules cannot be read
-    void startJob(const RunRow &run);
+    void startJob(const RunRow &run, const DerivedResultKey &key);
+    // The session's stored analysis of `run` when it was computed from today's inputs (cached).
+    const RunAnalysis *fromSession(const RunRow &run, const DerivedResultKey &key);
+    const DerivedResultKeys &keys();  // of this session's runs (read once per session; needs m_rules)
+    const RunAnalysis *analyseHere(const RunRow &run, const DerivedResultKey &key);  // on this thread, now
+    // Caches `analysis` and writes it to the session (DerivedResults) when the session can be written.
+    const RunAnalysis *keep(const RunRow &run, const DerivedResultKey &key, std::unique_ptr<RunAnalysis> analysis);
 
     SessionModel *m_session;
     std::unique_ptr<CategoryRules> m_rules;
     std::map<int64_t, std::unique_ptr<RunAnalysis>> m_cache;
+    std::optional<DerivedResultKeys> m_keys;
     std::map<int64_t, std::unique_ptr<BackgroundJob>> m_jobs;  // per run id; idle once delivered or cancelled
     int64_t m_backgroundEvents = kBackgroundEvents;
     QString m_error;

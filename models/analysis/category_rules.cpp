@@ -1,4 +1,5 @@
 #include "models/analysis/category_rules.h"
+#include "models/analysis/text_digest.h"
 
 #include <QFile>
 
@@ -95,6 +96,7 @@ std::vector<std::string> Preset::displayLabels() const {
 CategoryRules CategoryRules::parse(const std::string &text, const std::string &origin) {
     CategoryRules out;
     out.m_origin = origin;
+    out.m_digest = textDigest(text);
     std::istringstream in(text);
     std::string line;
     int lineNo = 0;

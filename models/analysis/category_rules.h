@@ -59,10 +59,12 @@ public:
     const Preset *preset(std::string_view name) const;
     const std::vector<Preset> &presets() const { return m_presets; }
     std::string origin() const { return m_origin; }
+    // A digest of the rules text (16 hex digits): part of what a stored analysis was computed from.
+    const std::string &digest() const { return m_digest; }
 
 private:
     std::vector<Preset> m_presets;
-    std::string m_origin;
+    std::string m_origin, m_digest;
 };
 
 // Labels for outlier steps (resources/rules/step_events.tsv): checkpoint, evaluation, summary_writing...

@@ -1,5 +1,7 @@
 #include "models/analysis/report_builder.h"
 
+#include "models/analysis/derived_results.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -41,12 +43,7 @@ Report ReportBuilder::build(const ReportOptions &options) const {
     ao.lastStep = options.lastStep;
     ao.batchSize = options.batchSize;
     {
-        std::optional<int64_t> saved;
-        try {
-            const std::string v = m_store.setting("batch_size");
-            if (!v.empty() && std::stoll(v) > 0) saved = std::stoll(v);
-        } catch (const std::exception &) {
-        }
+        const std::optional<int64_t> saved = DerivedResults::sessionOptions(m_store).batchSize;
         if (!ao.batchSize) {
             ao.batchSize = saved;
             ao.batchSizeSource = "session";
@@ -57,12 +54,16 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         }
     }
     ao.preset = options.preset;
+    const DerivedResultKeys keys(m_store, ao, rules);
     for (const RunRow &run : reader.runs()) {
         RunReport rr;
         rr.run = run;
         rr.events = reader.sliceCount(run.id);
         rr.tracks = int64_t(reader.tracks(run.id).size());
-        rr.analysis = analyzer.analyze(run, ao);
+        // A session's stored analysis of the same inputs is read back (a session that was opened in
+        // the window, or reported on before); this builder only reads the session.
+        std::optional<RunAnalysis> stored = DerivedResults::load(m_store, run.id, keys.of(m_store, run));
+        rr.analysis = stored ? std::move(*stored) : analyzer.analyze(run, ao);
         rr.stepsFromMarkers = rr.analysis.steps.hasSteps();
         for (const AnalysisStep &s : rr.analysis.steps.steps) rr.steps.push_back({s.step, s.start, s.dur()});
         rr.stepTime = stats(rr.steps);

@@ -26,6 +26,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {3, readResource(":/schema/003_timeline_lod.sql")},
             {4, readResource(":/schema/004_tool_verdict.sql")},
             {5, readResource(":/schema/005_step_source.sql")},
+            {6, readResource(":/schema/006_derived_results.sql")},
         };
     }();
     return migrations;
@@ -181,6 +182,19 @@ void SessionStore::setSetting(const std::string &key, const std::string &value) 
     st.bind(1, std::string_view(key));
     st.bind(2, std::string_view(value));
     st.run();
+    checkpoint();
+}
+
+void SessionStore::writeTransaction(const std::function<void()> &body) {
+    if (m_mode == Mode::ReadOnly) throw StoreError(m_path.string() + ": opened read-only");
+    sqliteExec(db(), "BEGIN IMMEDIATE");
+    try {
+        body();
+        sqliteExec(db(), "COMMIT");
+    } catch (...) {
+        sqliteExec(db(), "ROLLBACK");
+        throw;
+    }
     checkpoint();
 }
 

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ public:
     // Session-wide settings (batch size, UI state) in session_setting.
     std::string setting(const std::string &key, const std::string &fallback = {}) const;
     void setSetting(const std::string &key, const std::string &value);
+
+    // Runs `body` (statements on db()) in one write transaction, then checkpoints: all of it lands
+    // or none (a StoreError, or any exception from `body`, rolls back and is rethrown).
+    void writeTransaction(const std::function<void()> &body);
 
     // Per-source clock offset, keyed by source path; survives re-import.
     int64_t clockOffsetNs(const std::string &sourcePath) const;
