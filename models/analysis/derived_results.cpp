@@ -159,19 +159,22 @@ std::optional<RunAnalysis> DerivedResults::load(const SessionStore &store, int64
         if (why) *why = reason;
         return std::nullopt;
     };
-    if (store.schemaVersion() < kDerivedSchemaVersion) return absent("the session predates stored analyses");
-    SqliteStatement st(store.db(), "SELECT fingerprint, result FROM analysis_result WHERE run_id = ?1");
-    st.bind(1, runId);
-    if (!st.step()) return absent("no stored analysis");
-    if (st.columnText(0) != key.fingerprint) return absent("the stored analysis was computed from other inputs");
     try {
+        if (store.schemaVersion() < kDerivedSchemaVersion) return absent("the session predates stored analyses");
+        SqliteStatement st(store.db(), "SELECT fingerprint, result FROM analysis_result WHERE run_id = ?1");
+        st.bind(1, runId);
+        if (!st.step()) return absent("no stored analysis");
+        if (st.columnText(0) != key.fingerprint) return absent("the stored analysis was computed from other inputs");
         return AnalysisArchive::decode(st.columnBlob(1));
     } catch (const ArchiveError &e) {
         return absent(e.what());
+    } catch (const StoreError &e) {  // a damaged page under the stored analysis: analyse instead
+        return absent(std::string("the stored analysis cannot be read: ") + e.what());
     }
 }
 
-void DerivedResults::save(SessionStore &store, const RunRow &run, const DerivedResultKey &key, const RunAnalysis &analysis) {
+void DerivedResults::save(SessionStore &store, const RunRow &run, const DerivedResultKey &key, const RunAnalysis &analysis,
+                          std::chrono::milliseconds busyWait) {
     const std::string bytes = AnalysisArchive::encode(analysis);
     const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::system_clock::now().time_since_epoch()).count();
@@ -186,14 +189,14 @@ void DerivedResults::save(SessionStore &store, const RunRow &run, const DerivedR
         writeSteps(db, run.id, analysis);
         writeGapsAndOps(db, run.id, analysis);
         writeFindings(db, run.id, analysis);
-    });
+    }, busyWait);
 }
 
 bool DerivedResults::trySave(SessionStore &store, const RunRow &run, const DerivedResultKey &key,
                              const RunAnalysis &analysis) noexcept {
     if (store.mode() == SessionStore::Mode::ReadOnly || store.schemaVersion() < kDerivedSchemaVersion) return false;
     try {
-        save(store, run, key, analysis);
+        save(store, run, key, analysis, std::chrono::milliseconds(100));
         return true;
     } catch (const std::exception &) {
         return false;  // a session that cannot be written keeps working: the next open analyses again

@@ -10,7 +10,7 @@
 // everything RunAnalyzer reads (the session's sources and clock offsets, the run, its steps, the
 // other tools' verdicts, the metric series, the category rules, the options, the analysis revision).
 // Anything else is recomputed and written over it. A stored analysis that cannot be read (another
-// Stepscope's format, a damaged or crafted blob) is treated as absent: load() says why.
+// Stepscope's format, a damaged or crafted blob, a damaged page) is treated as absent: load() says why.
 
 #include "models/analysis/category_rules.h"
 #include "models/analysis/run_analysis.h"
@@ -62,8 +62,11 @@ public:
                                            std::string *why = nullptr);
     // Writes `analysis` of `run` over what the session held for it. Throws StoreError (a read-only
     // session, a full disk); the session is then as it was.
-    static void save(SessionStore &store, const RunRow &run, const DerivedResultKey &key, const RunAnalysis &analysis);
-    // save() when the session can be written; false (and nothing written) otherwise.
+    static void save(SessionStore &store, const RunRow &run, const DerivedResultKey &key, const RunAnalysis &analysis,
+                     std::chrono::milliseconds busyWait = SessionConnection::kBusyTimeout);
+    // save() when the session can be written, waiting at most 100 ms for another connection's
+    // write (the window calls it: it must not freeze behind an import); false, and nothing
+    // written, otherwise — the next open analyses again.
     static bool trySave(SessionStore &store, const RunRow &run, const DerivedResultKey &key,
                         const RunAnalysis &analysis) noexcept;
 };

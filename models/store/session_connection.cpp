@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kBusyTimeoutMs = 5000;
+constexpr int kBusyTimeoutMs = int(SessionConnection::kBusyTimeout.count());
 // A checkpoint after a user's edit must not freeze the window behind a long background read: it
 // waits this long at most, and whatever it could not copy yet is copied by the next one.
 constexpr int kCheckpointBusyMs = 250;

@@ -45,7 +45,9 @@ public:
 
     // Stops the statement running on this connection now; safe from any thread while it is open.
     void interrupt();
-    // How long a statement waits for another connection's lock before it fails.
+    // How long a statement waits for another connection's lock before it fails (kBusyTimeout
+    // unless set).
+    static constexpr std::chrono::milliseconds kBusyTimeout{5000};
     void setBusyTimeout(std::chrono::milliseconds wait);
     // A statement (counted from its first step) that runs longer than this is stopped with a
     // StoreError "statement stopped after N s". Zero: no limit.

@@ -185,9 +185,16 @@ void SessionStore::setSetting(const std::string &key, const std::string &value) 
     checkpoint();
 }
 
-void SessionStore::writeTransaction(const std::function<void()> &body) {
+void SessionStore::writeTransaction(const std::function<void()> &body, std::chrono::milliseconds busyWait) {
     if (m_mode == Mode::ReadOnly) throw StoreError(m_path.string() + ": opened read-only");
-    sqliteExec(db(), "BEGIN IMMEDIATE");
+    m_conn.setBusyTimeout(busyWait);
+    try {
+        sqliteExec(db(), "BEGIN IMMEDIATE");
+    } catch (const StoreError &) {
+        m_conn.setBusyTimeout(SessionConnection::kBusyTimeout);
+        throw;
+    }
+    m_conn.setBusyTimeout(SessionConnection::kBusyTimeout);
     try {
         body();
         sqliteExec(db(), "COMMIT");

@@ -67,8 +67,10 @@ public:
     void setSetting(const std::string &key, const std::string &value);
 
     // Runs `body` (statements on db()) in one write transaction, then checkpoints: all of it lands
-    // or none (a StoreError, or any exception from `body`, rolls back and is rethrown).
-    void writeTransaction(const std::function<void()> &body);
+    // or none (a StoreError, or any exception from `body`, rolls back and is rethrown). Waits at
+    // most `busyWait` for another connection's write (an import) to end; then throws StoreError.
+    void writeTransaction(const std::function<void()> &body,
+                          std::chrono::milliseconds busyWait = SessionConnection::kBusyTimeout);
 
     // Per-source clock offset, keyed by source path; survives re-import.
     int64_t clockOffsetNs(const std::string &sourcePath) const;

@@ -12,6 +12,7 @@
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <random>
@@ -286,6 +287,22 @@ private slots:
         QVERIFY(a);
         QCOMPARE(a->findings.size(), findings);
         QCOMPARE(count(*session->store(), "SELECT length(result) FROM analysis_result"), whole);
+    }
+
+    // The window never freezes behind another connection's write (an import): the save gives up
+    // after a moment, and the next open analyses again.
+    void busySessionIsNotWaitedFor() {
+        const std::string file = copyOfSession("busy.stepscope");
+        SessionStore store(file), importer(file);
+        sqliteExec(importer.db(), "BEGIN IMMEDIATE; DELETE FROM bookmark;");
+        const DerivedResultKey key = DerivedResults::key(store, m_run, m_options, CategoryRules::load());
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(!DerivedResults::trySave(store, m_run, key, m_analysis));
+        QVERIFY2(clock.elapsed() < 2500, qPrintable(QString("waited %1 ms").arg(clock.elapsed())));  // not the 5 s a statement waits
+        sqliteExec(importer.db(), "COMMIT");
+        QVERIFY(DerivedResults::trySave(store, m_run, key, m_analysis));
+        QVERIFY(DerivedResults::load(store, m_run.id, key));
     }
 
     // The report command reads a session's stored analysis (it opens sessions read-only).
