@@ -70,8 +70,10 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
 // or a re-open finds it. A run whose analysis fails keeps its imported data; the failure is said.
 void analyseSession(SessionStore &store, Streams io) {
     try {
-        if (const int n = DerivedResults::analyseStale(store); n > 0)
+        std::vector<std::string> failures;
+        if (const int n = DerivedResults::analyseStale(store, &failures); n > 0)
             io.out << "analysed " << n << " run(s): results stored (v_step_breakdown, v_finding, v_op_stat)\n";
+        for (const std::string &why : failures) io.err << "stepscope import: not analysed: " << printableText(why) << "\n";
     } catch (const std::exception &e) {
         io.err << "stepscope import: analysis not stored: " << printableText(e.what()) << "\n";
     }

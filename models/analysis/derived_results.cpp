@@ -109,7 +109,7 @@ AnalysisOptions DerivedResults::sessionOptions(const SessionStore &store) {
     return o;
 }
 
-int DerivedResults::analyseStale(SessionStore &store) {
+int DerivedResults::analyseStale(SessionStore &store, std::vector<std::string> *failures) {
     const CategoryRules rules = CategoryRules::load();
     const AnalysisOptions options = sessionOptions(store);
     const MetricCatalog metrics = MetricCatalog::load(store);
@@ -118,7 +118,16 @@ int DerivedResults::analyseStale(SessionStore &store) {
     for (const RunRow &run : SessionReader(store).runs()) {
         const DerivedResultKey k = keys.of(store, run);
         if (load(store, run.id, k)) continue;
-        save(store, run, k, RunAnalyzer(store, rules, &metrics).analyze(run, options));
+        std::optional<RunAnalysis> analysis;
+        try {
+            analysis = RunAnalyzer(store, rules, &metrics).analyze(run, options);
+        } catch (const StoreError &) {
+            throw;
+        } catch (const std::exception &e) {
+            if (failures) failures->push_back("run " + run.name + ": " + e.what());
+            continue;
+        }
+        save(store, run, k, *analysis);
         ++analysed;
     }
     return analysed;

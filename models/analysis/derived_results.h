@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stepscope {
 
@@ -48,8 +49,10 @@ public:
     // saved batch size (or one detected), every step, no extra preset.
     static AnalysisOptions sessionOptions(const SessionStore &store);
     // Analyses every run of `store` whose stored analysis is missing or stale (session options,
-    // built-in rules) and stores it. Returns how many runs were analysed. Throws on failure.
-    static int analyseStale(SessionStore &store);
+    // built-in rules) and stores it. Returns how many runs were analysed; a run whose analysis
+    // fails is left without one, "run NAME: why" added to `failures` (when given), and the others
+    // go on. Throws only when the session itself cannot be read or written.
+    static int analyseStale(SessionStore &store, std::vector<std::string> *failures = nullptr);
 
     // One run's key (DerivedResultKeys for many runs).
     static DerivedResultKey key(const SessionStore &store, const RunRow &run, const AnalysisOptions &options,

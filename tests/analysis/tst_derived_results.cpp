@@ -3,6 +3,7 @@
 // v_op_stat, v_gpu_gap and v_analysis_step, and a re-open reads it instead of analysing again —
 // unless an input changed or the stored bytes cannot be read, when it is analysed and replaced.
 
+#include "app/cli/command_line.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/analysis_archive.h"
 #include "models/analysis/analysis_model.h"
@@ -303,6 +304,22 @@ private slots:
         sqliteExec(importer.db(), "COMMIT");
         QVERIFY(DerivedResults::trySave(store, m_run, key, m_analysis));
         QVERIFY(DerivedResults::load(store, m_run.id, key));
+    }
+
+    // `stepscope import` stores each run's analysis, so the views can be queried at once;
+    // --no-analysis leaves it to the window.
+    void importStoresTheAnalysis() {
+        for (const bool analyse : {true, false}) {
+            const std::string file = m_dir.filePath(analyse ? "cli.stepscope" : "cli-none.stepscope").toStdString();
+            std::ostringstream out, err;
+            std::vector<std::string> args{"import", m_trace.string(), m_csv.string(), "-o", file};
+            if (!analyse) args.push_back("--no-analysis");
+            QCOMPARE(cli::run(args, {out, err, false}), 0);
+            QCOMPARE(QString::fromStdString(out.str()).contains("analysed 1 run(s)"), analyse);
+            SessionStore store(file, SessionStore::Mode::ReadOnly);
+            QCOMPARE(count(store, "SELECT count(*) FROM v_finding WHERE rule = 'tf_input_bound'"), int64_t(analyse ? 1 : 0));
+            QCOMPARE(count(store, "SELECT count(DISTINCT step) FROM v_step_breakdown"), int64_t(analyse ? 12 : 0));
+        }
     }
 
     // The report command reads a session's stored analysis (it opens sessions read-only).
