@@ -134,7 +134,7 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
         f.title = "Waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who;
         f.detail = "This rank's collective time is the symptom: its first all-reduce of each step spins until rank " +
                    std::to_string(s.rank) + " joins; that rank is late because of its " + s.cause + ".";
-        f.recommendation = "Look at rank " + std::to_string(s.rank) + " (" + s.run + "), not at this rank's communication.";
+        f.recommendation = "Look at " + s.named() + ", not at this rank's communication.";
         if (analysis.bottleneck == "collective")
             note.symptom = "(the symptom: it waits ~" + msText(row.collectiveWaitMs) + " ms/step for " + who + ")";
     } else {

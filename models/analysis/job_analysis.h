@@ -42,6 +42,11 @@ struct JobStraggler {
     double lateMsPerStep = 0;      // what it costs the job: the others' wait, averaged over the steps
     int64_t lateSteps = 0;         // aligned steps in which it arrived last
     double causeExcessMsPerStep = 0;  // its cause's time per step above the other ranks' median
+    // "rank 2", or "rank 2 (worker-7)" when its run has a name of its own.
+    std::string named() const {
+        const std::string r = "rank " + std::to_string(rank);
+        return run.empty() || run == r ? r : r + " (" + run + ")";
+    }
 };
 
 struct JobAnalysis {

@@ -19,7 +19,7 @@ std::string fmt2(double v) {
 }
 
 std::string stragglerLine(const JobStraggler &s) {
-    return "rank " + std::to_string(s.rank) + " (" + s.run + ") is late at the first all-reduce in " +
+    return s.named() + " is late at the first all-reduce in " +
            std::to_string(s.lateSteps) + " steps because of its " + s.cause + " (+" + fmt2(s.causeExcessMsPerStep) +
            " ms/step over the other ranks); it costs the job " + fmt2(s.lateMsPerStep) + " ms/step";
 }

@@ -4,6 +4,7 @@
 // rank 4 above the others. Rendered offscreen to job_view.png in the build folder for inspection.
 
 #include "models/analysis/analysis_model.h"
+#include "models/analysis/projection_rules.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"
@@ -121,7 +122,15 @@ private slots:
             QVERIFY2(distance(drawn, JobHeatmapPlot::missingColor()) > 90, qPrintable(drawn.name()));
             QCOMPARE(drawn, plot->colorOf(data->cell(column, row)));
         }
-        QVERIFY(distance(plot->colorOf(data->cell(maxColumn, maxRow)), plot->colorOf(data->cell(minColumn, minRow))) > 150);
+        // The scale runs light yellow → dark red over at least kMinSpread of the slowest step: steps a
+        // few percent apart look alike, not like the two ends of the scale.
+        const double lo = data->cell(minColumn, minRow), hi = data->cell(maxColumn, maxRow);
+        const QCPRange range = plot->map()->dataRange();
+        QCOMPARE(range.lower, lo);
+        QVERIFY(range.upper >= hi && range.size() >= JobHeatmapPlot::kMinSpread * hi - 1e-9);
+        QVERIFY(distance(plot->colorOf(range.upper), plot->colorOf(range.lower)) > 150);
+        QVERIFY(hi > lo);
+        if (hi - lo < 0.05 * hi) QVERIFY(distance(plot->colorOf(hi), plot->colorOf(lo)) < 150);
         QCOMPARE(plot->scale()->label(), QStringLiteral("step time (ms)"));
         QVERIFY(plot->cellText(maxRow, maxColumn).contains(QStringLiteral(" ms")));
 
@@ -182,6 +191,17 @@ private slots:
         runs->setCurrentIndex(runs->findText(QStringLiteral("rank 4")));
         QVERIFY2(firstFinding().startsWith(QStringLiteral("Holds the job back")), qPrintable(firstFinding()));
         QVERIFY(!view.bottleneckText().contains(QStringLiteral("the symptom")));
+        // On the straggler, the biggest gain is the larger of the job's fix and its own causes'.
+        {
+            AnalysisModel *model = AnalysisModel::of(&m_session);
+            const int64_t id = runs->currentData().toLongLong();
+            const JobRankNote note = model->jobNote(id);
+            const auto own = rankedProjections(*model->analysisOrStart(id));
+            QVERIFY(note.finding && note.finding->projection && !own.empty());
+            const Projection &best = own.front()->speedup > note.finding->projection->speedup ? *own.front() : *note.finding->projection;
+            QVERIFY2(view.bottleneckText().contains(QStringLiteral("Biggest gain: <b>") + QString::fromStdString(describeProjection(best))),
+                     qPrintable(view.bottleneckText()));
+        }
 
         // The Step time view of rank 0 says the same, and draws that projection.
         StepTimeView steps(&m_session, &m_time);

@@ -17,6 +17,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -46,11 +48,13 @@ QString q(const std::string &s) { return QString::fromStdString(s); }
 
 void FindingsView::resizeEvent(QResizeEvent *event) {
     QWidget::resizeEvent(event);
-    const int w = m_tree->viewport()->width();
+    // The tree is laid out after this event: its viewport may still have the old width.
+    const int w = std::max(m_tree->viewport()->width(), event->size().width() - 2 * m_tree->frameWidth() -
+                                                            m_tree->verticalScrollBar()->sizeHint().width());
     // Severity sits two levels deep (group, finding): its longest word must still fit.
     const int severity = 2 * m_tree->indentation() + m_tree->fontMetrics().horizontalAdvance(tr("medium")) + 16;
     m_tree->header()->resizeSection(0, std::max(severity, std::min(w / 5, 130)));
-    m_tree->header()->resizeSection(2, std::clamp(w / 4, 80, 160));
+    m_tree->header()->resizeSection(2, std::clamp(w / 3, 80, 420));  // op names are long: room when there is room
 }
 
 FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
@@ -139,12 +143,16 @@ void FindingsView::reload() {
         line = QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(categoryColor(*c).name()) + line;
     if (!a->bottleneckDetail.empty()) line += QStringLiteral(" (%1)").arg(q(a->bottleneckDetail).toHtmlEscaped());
     line += QStringLiteral(" — %1").arg(q(a->bottleneckEvidence + (job.symptom.empty() ? "" : " " + job.symptom)).toHtmlEscaped());
-    // Lead with what fixing it is worth: the biggest projected gain first.
-    // The job's fix (the straggler's lateness) before this rank's own causes: its wait is a symptom.
-    if (job.finding && job.finding->projection)
+    // Lead with what fixing it is worth: the biggest projected gain first. On a rank that waits for
+    // a straggler, the job's fix leads (its own wait is a symptom); on the straggler, whichever of
+    // the job's fix and its own causes is worth more.
+    const auto ranked = rankedProjections(*a);
+    const bool jobLeads = job.finding && job.finding->projection &&
+                          (!job.symptom.empty() || ranked.empty() || job.finding->projection->speedup >= ranked.front()->speedup);
+    if (jobLeads)
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b> (%2)").arg(q(describeProjection(*job.finding->projection)).toHtmlEscaped(),
                                                                              q(job.finding->title).toHtmlEscaped());
-    else if (const auto ranked = rankedProjections(*a); !ranked.empty())
+    else if (!ranked.empty())
         line += QStringLiteral("<br>") + tr("Biggest gain: <b>%1</b>").arg(q(describeProjection(*ranked.front())).toHtmlEscaped());
     if (a->memory) line += QStringLiteral("<br>") + tr("GPU memory: %1").arg(q(MemoryHeadroom::describe(*a->memory)).toHtmlEscaped());
     // Other profilers' verdicts beside ours, once per figure (overview and input pipeline repeat it).
