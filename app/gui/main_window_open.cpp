@@ -16,7 +16,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 
@@ -127,13 +126,7 @@ void MainWindow::resetPerSessionState() {
     m_details->showSlice(SliceDetails{});  // an invalid slice: the Slice tab is emptied
     m_time->clearSelection();              // the Range tab and the range selection
     m_timeline->searchField()->clear();    // clears the hits too
-    // The pane's "go to step" box (the only spin box of the pane itself) starts from nothing again,
-    // or from the step the ranks came back aligned at.
-    const std::optional<int64_t> aligned = m_timeline->timeline()->alignedStep();
-    for (QSpinBox *box : m_timeline->findChildren<QSpinBox *>(Qt::FindDirectChildrenOnly)) {
-        const QSignalBlocker block(box);
-        box->setValue(aligned ? int(*aligned) : box->minimum());
-    }
+    m_timeline->resetStepBox();  // the step the ranks came back aligned at, else the first step
 }
 
 std::optional<ImportOptions> MainWindow::chooseProfileRun(const QStringList &inputs) {

@@ -85,8 +85,11 @@ void JobHeatmapPlot::setCells(const std::vector<QString> &rowNames, const std::v
             low = std::min(low, v);
             high = std::max(high, v);
         }
-    // NaN cells take no part in the scale; equal values still get a (one-colour) range.
+    // NaN cells take no part in the scale; equal values still get a (one-colour) range. The scale
+    // spans at least kMinSpread of the slowest step, so that steps a few percent apart are not drawn
+    // as light yellow against dark red: a dark cell is a step that is really slower.
     if (!std::isfinite(low)) low = high = 0;
+    high = std::max(high, low + kMinSpread * std::max(0.0, high));
     if (high - low < 1e-6) { low -= 0.5; high += 0.5; }
     m_map->setDataRange(QCPRange(low, high));
     xAxis->setLabel(alignedByOrder ? tr("step (aligned by order)") : tr("step"));

@@ -18,6 +18,7 @@ namespace stepscope {
 class JobHeatmapPlot : public QCustomPlot {
     Q_OBJECT
 public:
+    static constexpr double kMinSpread = 0.25;  // the colour scale spans at least 25 % of the slowest step
     explicit JobHeatmapPlot(QWidget *parent = nullptr);
 
     // rowNames: one per rank (top to bottom); columnSteps: the step number of each column;

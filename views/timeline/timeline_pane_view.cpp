@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_pane_view.h"
 
+#include "models/store/session_reader.h"
+
 #include <algorithm>
 #include <climits>
 
@@ -16,7 +18,7 @@
 namespace stepscope {
 
 TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_timeline(new TimelineView(session, time, this)),
+    : QWidget(parent), m_session(session), m_timeline(new TimelineView(session, time, this)),
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
       m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_align(new QToolButton(this)),
       m_flows(new QToolButton(this)) {
@@ -165,6 +167,25 @@ void TimelinePaneView::updateHitLabel() {
     else if (m_search->busy()) m_hitLabel->setText(tr("searching…"));
     else if (n == 0) m_hitLabel->setText(tr("no matches"));
     else m_hitLabel->setText(tr("%1 / %L2").arg(m_search->current() + 1).arg(n));
+}
+
+void TimelinePaneView::resetStepBox() {
+    const QSignalBlocker block(m_stepBox);
+    if (const std::optional<int64_t> aligned = m_timeline->alignedStep()) {
+        m_stepBox->setValue(int(*aligned));
+        return;
+    }
+    m_stepBox->setValue(m_stepBox->minimum());
+    if (!m_session->store()) return;
+    try {  // the first run's first step: steps are often numbered from 1
+        const SessionReader reader(*m_session->store());
+        for (const RunRow &run : reader.runs())
+            if (const std::vector<StepRow> steps = reader.steps(run.id); !steps.empty()) {
+                m_stepBox->setValue(int(std::clamp<int64_t>(steps.front().step, m_stepBox->minimum(), m_stepBox->maximum())));
+                return;
+            }
+    } catch (const StoreError &) {  // a damaged session: the views say so; the box starts from nothing
+    }
 }
 
 } // namespace stepscope

@@ -33,12 +33,16 @@ public:
     // Shows or hides the search / step / flows bar (hidden while a picture is taken: no controls in
     // exports).
     void setBarVisible(bool on);
+    // The "go to step" box for a new session: the step the ranks are aligned at, else the session's
+    // first step (MainWindow, when a session opens).
+    void resetStepBox();
 
 private:
     void runSearch(bool backwards);
     void showNearestHit();  // the hit on screen, else the nearest one
     void updateHitLabel();
 
+    SessionModel *m_session;
     TimelineView *m_timeline;
     TimelineSearchModel *m_search;
     QLineEdit *m_searchField;
