@@ -193,8 +193,9 @@ private slots:
             if (findings->child(i)->text(1).startsWith("Checkpoints stall training")) checkpoint = findings->child(i);
         QVERIFY(checkpoint);
         // It says what fixing it is worth, and the findings lead with the biggest projected gain.
-        QVERIFY2(checkpoint->text(1).contains(" — fixed: ") && checkpoint->text(1).contains("×"), qPrintable(checkpoint->text(1)));
-        QVERIFY2(findings->child(0)->text(1).contains(" — fixed: "), qPrintable(findings->child(0)->text(1)));
+        // Each names the cause its projection removes.
+        QVERIFY2(checkpoint->text(1).contains(" — checkpoint fixed: ") && checkpoint->text(1).contains("×"), qPrintable(checkpoint->text(1)));
+        QVERIFY2(findings->child(0)->text(1).contains(" fixed: "), qPrintable(findings->child(0)->text(1)));
         QVERIFY(view.bottleneckText().contains("Biggest gain"));
         QCOMPARE(checkpoint->text(0), QString("high"));
         QCOMPARE(checkpoint->text(2), QString("steps 10, 20"));

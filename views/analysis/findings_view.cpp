@@ -193,7 +193,9 @@ void FindingsView::reload() {
             if (lo < hi) start = lo, end = hi;
         }
         QString title = q(f.title);
-        if (f.projection) title += tr(" — fixed: %1 → %2 ms, %3×").arg(f.projection->currentStepTimeMs, 0, 'f', 1)
+        // Which cause the projection removes: two findings about input may remove input alone or input+h2d.
+        if (f.projection) title += tr(" — %1 fixed: %2 → %3 ms, %4×").arg(q(f.projection->category))
+                                       .arg(f.projection->currentStepTimeMs, 0, 'f', 1)
                                        .arg(f.projection->stepTimeMs, 0, 'f', 1).arg(f.projection->speedup, 0, 'f', 2);
         auto *item = new QTreeWidgetItem(findings, {QString::fromLatin1(findingSeverityName(f.severity)), title, evidence});
         item->setForeground(0, severityColor(f.severity));
