@@ -153,6 +153,9 @@ void MainWindow::buildDocks() {
     auto *job = static_cast<JobView *>(m_job);
     TimelineView *timeline = m_timeline->timeline();
     connect(job, &JobView::cellShown, timeline, [timeline](qint64 runId, NsRange r) { timeline->revealRun(runId, r); });
+    // ... and the step chart and findings follow that rank.
+    connect(job, &JobView::cellShown, m_steps, [this](qint64 runId) { m_steps->showRun(runId); });
+    connect(job, &JobView::cellShown, m_findings, [this](qint64 runId) { static_cast<FindingsView *>(m_findings)->showRun(runId); });
     connect(job, &JobView::alignRequested, timeline, [timeline](const QHash<qint64, qint64> &starts, qint64 step) {
         timeline->alignRuns(starts, step);
     });

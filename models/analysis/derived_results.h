@@ -43,7 +43,7 @@ class DerivedResults {
 public:
     // Raised whenever an analyzer changes what it computes from the same inputs, so that sessions
     // analysed by an older Stepscope are analysed again.
-    static constexpr int kAnalysisRevision = 1;
+    static constexpr int kAnalysisRevision = 2;  // 2: the input-bound finding splits input and H2D
 
     // The options of a session's own analysis, the one the window shows and stores: the session's
     // saved batch size (or one detected), every step, no extra preset.

@@ -52,6 +52,9 @@ void tensorflowVerdicts(RunAnalysis &ra) {
         "prefetch_factor>=2); tf.data .prefetch(tf.data.AUTOTUNE), parallel map/interleave, .cache() small datasets.";
     if (input >= 5) {
         verdict(ra, "tf_input_bound", input, {20, 5}, Category::Input, "input-bound", inputRec);
+        // TensorFlow counts host-to-device copies as input: say so, beside the input share alone.
+        ra.findings.back().detail += " That is input " + formatPct(ra.categoryPct(Category::Input)) +
+                                     " plus host-to-device copies " + formatPct(ra.categoryPct(Category::H2D)) + ", as TensorFlow counts it.";
         if (const TfDataStage *stage = ra.tfData.costliestLabelled()) {
             Finding &f = ra.findings.back();
             f.detail += " Costliest tf.data stage: " + ra.tfData.describe(*stage) + ".";

@@ -22,6 +22,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QToolButton>
+#include <QComboBox>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -107,6 +108,12 @@ private slots:
         QVERIFY(group >= 0);
         QCOMPARE(tl->highlightedRunGroup(), group);
         QVERIFY(tl->scrollY() > 0);
+        // The step chart and the findings follow that rank.
+        for (const char *view : {"steps", "findings"}) {
+            auto *box = o.window->viewWidget(view)->findChild<QComboBox *>();
+            QVERIFY(box);
+            QCOMPARE(box->currentData().toLongLong(), qint64(o.runIds[row]));
+        }
         // Its first track is among the visible rows.
         const auto &rows = tl->layout().rows();
         auto header = std::find_if(rows.begin(), rows.end(), [&](const TimelineRow &r) {

@@ -243,4 +243,8 @@ void FindingsView::reload() {
     m_tree->resizeColumnToContents(0);
 }
 
+void FindingsView::showRun(qint64 runId) {
+    if (const int i = m_runBox->findData(runId); i >= 0) m_runBox->setCurrentIndex(i);
+}
+
 } // namespace stepscope

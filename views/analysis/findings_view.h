@@ -32,6 +32,8 @@ public:
     QString bottleneckText() const;  // the line over the findings (bottleneck, biggest gain)
     // Zooms to the evidence of a tree item (what a click does).
     void activate(QTreeWidgetItem *item);
+    // Shows run `runId` (a rank picked in the Job view); nothing when the session has no such run.
+    void showRun(qint64 runId);
 
 private:
     void reloadRuns();

@@ -275,4 +275,8 @@ void StepTimeView::applyRange(NsRange range) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void StepTimeView::showRun(qint64 runId) {
+    if (const int i = m_runBox->findData(runId); i >= 0) m_runBox->setCurrentIndex(i);
+}
+
 } // namespace stepscope

@@ -36,6 +36,8 @@ public:
     // Only the bars of the steps in the visible range (an export of steps A-B); off: every step,
     // those in view marked.
     void setShowOnlyRange(bool on);
+    // Shows run `runId` (a rank picked in the Job view); nothing when the session has no such run.
+    void showRun(qint64 runId);
 
 private:
     void reloadRuns();
