@@ -16,6 +16,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QSettings>
 #include <QTreeWidget>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -93,10 +94,49 @@ private slots:
         QVERIFY(view.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/job_view.png")));
     }
 
+    // By default the heatmap colours how late each rank reaches the first all-reduce: the
+    // straggler's row is the late one, by what the job analysis says it costs; the others are on time.
+    void arrivalHeatmapShowsTheStraggler() {
+        JobView view(&m_session, &m_time);
+        view.resize(1200, 460);
+        view.show();
+        QCoreApplication::processEvents();
+        QCOMPARE(view.measureBox()->currentData().toString(), QStringLiteral("arrival"));
+        JobHeatmapPlot *plot = view.heatmap();
+        QCOMPARE(plot->measure(), JobHeatmapPlot::Measure::Arrival);
+        QCOMPARE(plot->scale()->label(), QStringLiteral("late at the first all-reduce (ms)"));
+        QCOMPARE(plot->map()->dataRange().lower, 0.0);
+        const JobAnalysis &job = *view.job();
+        QVERIFY(!job.stragglers.empty());
+        auto *data = plot->map()->data();
+        for (int r = 0; r < data->valueSize(); ++r) {
+            double sum = 0;
+            int n = 0;
+            for (int k = 0; k < data->keySize(); ++k)
+                if (!std::isnan(data->cell(k, r))) sum += data->cell(k, r), ++n;
+            QVERIFY(n > 0);
+            const double mean = sum / n;
+            if (job.ranksTable[size_t(r)].rank == job.stragglers.front().rank)
+                QVERIFY2(std::abs(mean - job.stragglers.front().lateMsPerStep) < 0.2 * job.stragglers.front().lateMsPerStep,
+                         qPrintable(QString("straggler late %1 ms, job says %2").arg(mean).arg(job.stragglers.front().lateMsPerStep)));
+            else
+                QVERIFY2(mean < 0.2 * job.stragglers.front().lateMsPerStep, qPrintable(QString("rank row %1 late %2 ms").arg(r).arg(mean)));
+        }
+        QVERIFY(plot->cellText(0, 0).contains(QStringLiteral("after the earliest rank")));
+        // Step time, chosen, is remembered.
+        view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("step_time")));
+        QCOMPARE(plot->measure(), JobHeatmapPlot::Measure::StepTime);
+        QCOMPARE(QSettings().value(QStringLiteral("job/heatmap")).toString(), QStringLiteral("step_time"));
+        JobView again(&m_session, &m_time);
+        QCOMPARE(again.measureBox()->currentData().toString(), QStringLiteral("step_time"));
+        view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("arrival")));
+    }
+
     void everyValueIsAColourAndHolesAreGrey() {
         JobView view(&m_session, &m_time);
         view.resize(1200, 460);
         view.show();
+        view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("step_time")));
         QCoreApplication::processEvents();
         JobHeatmapPlot *plot = view.heatmap();
         plot->replot();

@@ -51,7 +51,11 @@ QColor JobHeatmapPlot::colorOf(double ms) const {
 }
 
 void JobHeatmapPlot::setCells(const std::vector<QString> &rowNames, const std::vector<int64_t> &columnSteps,
-                              const std::vector<std::vector<double>> &ms, bool alignedByOrder) {
+                              const std::vector<std::vector<double>> &ms, bool alignedByOrder, Measure measure) {
+    m_measure = measure;
+    const QString label = measure == Measure::Arrival ? tr("late at the first all-reduce (ms)") : tr("step time (ms)");
+    m_map->setName(label);
+    m_scale->setLabel(label);
     m_rowNames = rowNames;
     m_columnSteps = columnSteps;
     m_ms = ms;
@@ -89,6 +93,10 @@ void JobHeatmapPlot::setCells(const std::vector<QString> &rowNames, const std::v
     // spans at least kMinSpread of the slowest step, so that steps a few percent apart are not drawn
     // as light yellow against dark red: a dark cell is a step that is really slower.
     if (!std::isfinite(low)) low = high = 0;
+    if (measure == Measure::Arrival) {  // 0 is on time: the scale starts there, and a few µs stay light
+        low = 0;
+        high = std::max(high, 1.0);
+    }
     high = std::max(high, low + kMinSpread * std::max(0.0, high));
     if (high - low < 1e-6) { low -= 0.5; high += 0.5; }
     m_map->setDataRange(QCPRange(low, high));
@@ -151,8 +159,14 @@ QString JobHeatmapPlot::cellText(int row, int column) const {
     if (row < 0 || column < 0 || size_t(row) >= m_rowNames.size() || size_t(column) >= m_columnSteps.size()) return {};
     const double v = m_ms[size_t(row)][size_t(column)];
     const qint64 step = m_columnSteps[size_t(column)];
-    if (std::isnan(v)) return tr("%1 has no step %2").arg(m_rowNames[size_t(row)]).arg(step);
-    return tr("%1 · step %2: %3 ms\nclick: its timeline at this step").arg(m_rowNames[size_t(row)]).arg(step).arg(v, 0, 'f', 1);
+    const QString &rank = m_rowNames[size_t(row)];
+    if (m_measure == Measure::Arrival) {
+        if (std::isnan(v)) return tr("%1: no all-reduce of step %2 to compare").arg(rank).arg(step);
+        return tr("%1 · step %2: reaches the first all-reduce %3 ms after the earliest rank\nclick: its timeline at this step")
+            .arg(rank).arg(step).arg(v, 0, 'f', 1);
+    }
+    if (std::isnan(v)) return tr("%1 has no step %2").arg(rank).arg(step);
+    return tr("%1 · step %2: %3 ms\nclick: its timeline at this step").arg(rank).arg(step).arg(v, 0, 'f', 1);
 }
 
 bool JobHeatmapPlot::event(QEvent *e) {

@@ -1,5 +1,7 @@
 #pragma once
-// JobHeatmapPlot: the Job dock's rank × step heatmap of step time. Every real value is a colour of
+// JobHeatmapPlot: the Job dock's rank × step heatmap, of step time or of how late each rank arrives
+// at the step's first all-reduce (after the earliest rank: the straggler's row is the dark one, where
+// step times, equal on every rank of a synchronous job, cannot show it). Every real value is a colour of
 // a light-yellow → dark-red scale (the slowest step is the darkest, never the background's white);
 // a cell where a rank has no such step is grey and hatched, and its tooltip says so; the colour
 // legend names its unit (ms). The step numbers under the cells are links (columnHeaderAt). JobView
@@ -18,13 +20,18 @@ namespace stepscope {
 class JobHeatmapPlot : public QCustomPlot {
     Q_OBJECT
 public:
-    static constexpr double kMinSpread = 0.25;  // the colour scale spans at least 25 % of the slowest step
+    static constexpr double kMinSpread = 0.25;  // the step-time scale spans at least 25 % of the slowest step
+    // What the cells hold: step time, or arrival at the first all-reduce after the earliest rank
+    // (the scale then starts at 0).
+    enum class Measure { StepTime, Arrival };
     explicit JobHeatmapPlot(QWidget *parent = nullptr);
 
     // rowNames: one per rank (top to bottom); columnSteps: the step number of each column;
-    // ms[row][column]: step time, NaN where that rank has no such step. Empty: no cells.
+    // ms[row][column]: the measure in ms, NaN where that rank has no such step (or, for Arrival, no
+    // all-reduce in it). Empty: no cells.
     void setCells(const std::vector<QString> &rowNames, const std::vector<int64_t> &columnSteps,
-                  const std::vector<std::vector<double>> &ms, bool alignedByOrder);
+                  const std::vector<std::vector<double>> &ms, bool alignedByOrder, Measure measure = Measure::StepTime);
+    Measure measure() const { return m_measure; }
     QCPColorMap *map() const { return m_map; }
     QCPColorScale *scale() const { return m_scale; }
     // The colour a value is drawn in, and the colour of a missing cell.
@@ -52,6 +59,7 @@ private:
     std::vector<QString> m_rowNames;
     std::vector<int64_t> m_columnSteps;
     std::vector<std::vector<double>> m_ms;
+    Measure m_measure = Measure::StepTime;
     std::vector<QCPItemRect *> m_hatches;  // over the missing cells
 };
 

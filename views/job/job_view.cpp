@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -54,7 +55,8 @@ QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job, const QCusto
 JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
       m_finding(new QLabel(this)), m_alignRow(new QWidget(this)), m_alignBox(new QCheckBox(tr("Align ranks in the timeline at step"), m_alignRow)),
-      m_alignStep(new QComboBox(m_alignRow)), m_compactBox(new QCheckBox(tr("compact"), m_alignRow)), m_heatmap(new JobHeatmapPlot(this)), m_breakdown(new QCustomPlot(this)) {
+      m_alignStep(new QComboBox(m_alignRow)), m_compactBox(new QCheckBox(tr("compact"), m_alignRow)),
+      m_measure(new QComboBox(this)), m_heatmap(new JobHeatmapPlot(this)), m_breakdown(new QCustomPlot(this)) {
     m_finding->setWordWrap(true);
     m_finding->setTextFormat(Qt::PlainText);
     m_finding->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -88,6 +90,19 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     m_alignStep->setObjectName(QStringLiteral("alignStep"));
     m_alignStep->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     sideLayout->addWidget(m_alignRow);
+    // What the heatmap colours. Arrival first: in a synchronous job every rank's step takes as long
+    // as the slowest one's, so step times cannot show which rank the others wait for.
+    auto *measureRow = new QHBoxLayout;
+    measureRow->addWidget(new QLabel(tr("Heatmap:"), this));
+    m_measure->addItem(tr("late at the first all-reduce"), QStringLiteral("arrival"));
+    m_measure->addItem(tr("step time"), QStringLiteral("step_time"));
+    m_measure->setObjectName(QStringLiteral("heatmapMeasure"));
+    m_measure->setToolTip(tr("Late at the first all-reduce: how long after the earliest rank each rank reached the "
+                             "step's first all-reduce (the others spin in it until the last one comes). Step time: "
+                             "each rank's step as it recorded it."));
+    m_measure->setCurrentIndex(std::max(0, m_measure->findData(QSettings().value(QStringLiteral("job/heatmap")).toString())));
+    measureRow->addWidget(m_measure, 1);
+    sideLayout->addLayout(measureRow);
     sideLayout->addStretch(1);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
@@ -128,6 +143,10 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
         else if (!alignColumn(m_alignStep->currentIndex())) m_alignBox->setChecked(false);
     });
     connect(m_compactBox, &QCheckBox::toggled, this, &JobView::compactRequested);
+    connect(m_measure, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("job/heatmap"), m_measure->currentData());
+        drawHeatmap();
+    });
     connect(m_alignStep, &QComboBox::activated, this, [this](int column) {
         if (m_alignBox->isChecked()) alignColumn(column);
         else m_alignBox->setChecked(true);  // choosing a step is asking for it
@@ -322,16 +341,44 @@ void JobView::fillColumns() {
 
 void JobView::drawHeatmap() {
     std::vector<QString> names;
-    std::vector<std::vector<double>> ms;
+    std::vector<const RunAnalysis *> analyses;
     for (size_t r = 0; m_job && r < m_job->ranksTable.size(); ++r) {
         names.push_back(tr("rank %1").arg(m_job->ranksTable[r].rank));
-        const RunAnalysis *a = m_analysis->analysisOrStart(m_runs[m_job->ranksTable[r].runIndex].id);
-        std::vector<double> row(m_columnSteps.size(), std::nan(""));
-        for (size_t k = 0; k < m_columnSteps.size() && a; ++k)
-            if (const int64_t index = m_cells[r][k]; index >= 0) row[k] = double(a->steps.steps[size_t(index)].dur()) / 1e6;
-        ms.push_back(std::move(row));
+        analyses.push_back(m_analysis->analysisOrStart(m_runs[m_job->ranksTable[r].runIndex].id));
     }
-    m_heatmap->setCells(names, m_columnSteps, ms, m_job && m_job->alignedByOrder);
+    const auto step = [&](size_t r, size_t k) -> const AnalysisStep * {
+        const int64_t index = m_cells[r][k];
+        return analyses[r] && index >= 0 ? &analyses[r]->steps.steps[size_t(index)] : nullptr;
+    };
+    std::vector<std::vector<double>> ms(names.size(), std::vector<double>(m_columnSteps.size(), std::nan("")));
+    // Arrival: the rank whose first all-reduce lasts longest came first (it spun until the last one
+    // came); each rank is late by how much shorter its own is. Needs two ranks with one in the step.
+    bool anyArrival = false;
+    if (m_measure->currentData().toString() == QLatin1String("arrival")) {
+        for (size_t k = 0; k < m_columnSteps.size(); ++k) {
+            std::vector<int64_t> durs(names.size(), -1);
+            int64_t first = -1;
+            int with = 0;
+            for (size_t r = 0; r < names.size(); ++r) {
+                const int64_t index = m_cells[r][k];
+                if (!step(r, k) || size_t(index) >= analyses[r]->firstCollective.size()) continue;
+                const StepCollective &c = analyses[r]->firstCollective[size_t(index)];
+                if (c.startNs < 0) continue;
+                durs[r] = c.durNs;
+                first = std::max(first, c.durNs);
+                ++with;
+            }
+            if (with < 2) continue;
+            for (size_t r = 0; r < names.size(); ++r)
+                if (durs[r] >= 0) ms[r][k] = double(first - durs[r]) / 1e6, anyArrival = true;
+        }
+    }
+    if (!anyArrival)  // step time, chosen, or a job without all-reduces to compare
+        for (size_t r = 0; r < names.size(); ++r)
+            for (size_t k = 0; k < m_columnSteps.size(); ++k)
+                if (const AnalysisStep *s = step(r, k)) ms[r][k] = double(s->dur()) / 1e6;
+    m_heatmap->setCells(names, m_columnSteps, ms, m_job && m_job->alignedByOrder,
+                        anyArrival ? JobHeatmapPlot::Measure::Arrival : JobHeatmapPlot::Measure::StepTime);
 }
 
 void JobView::drawBreakdown() {

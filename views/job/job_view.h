@@ -54,6 +54,9 @@ public:
     QCheckBox *alignBox() const { return m_alignBox; }
     QComboBox *alignStepBox() const { return m_alignStep; }
     QCheckBox *compactBox() const { return m_compactBox; }
+    // What the heatmap colours: arrival at the first all-reduce (the default; remembered as the
+    // setting job/heatmap) or step time.
+    QComboBox *measureBox() const { return m_measure; }
 
     // Never cut: the dock cannot be made smaller than the words and the charts' minimum (the finding
     // wrapped in the side column, the align controls, charts that still show every label).
@@ -96,6 +99,7 @@ private:
     QCheckBox *m_alignBox;
     QComboBox *m_alignStep;
     QCheckBox *m_compactBox;
+    QComboBox *m_measure;
     JobHeatmapPlot *m_heatmap;
     QCustomPlot *m_breakdown;
     std::vector<QCPBars *> m_bars;  // per category, stacked
