@@ -28,11 +28,11 @@ bool ProfileRunSelector::isTimestampName(std::string_view run) {
 }
 
 ProfileRunChoice ProfileRunSelector::choose(const std::vector<fs::path> &files, std::string_view wanted) {
-    struct RunInfo {
+    struct CaptureRun {
         fs::file_time_type newest = fs::file_time_type::min();
     };
     // plugins/profile folder → run name → newest file time
-    std::map<fs::path, std::map<std::string, RunInfo>> folders;
+    std::map<fs::path, std::map<std::string, CaptureRun>> folders;
     std::set<std::string> names;
     for (const fs::path &f : files) {
         const auto run = runOf(f);
@@ -40,7 +40,7 @@ ProfileRunChoice ProfileRunSelector::choose(const std::vector<fs::path> &files, 
             continue;
         std::error_code ec;
         const auto t = fs::last_write_time(f, ec);
-        RunInfo &info = folders[f.parent_path().parent_path()][*run];
+        CaptureRun &info = folders[f.parent_path().parent_path()][*run];
         if (!ec)
             info.newest = std::max(info.newest, t);
         names.insert(*run);

@@ -7,7 +7,7 @@
 namespace stepscope {
 namespace {
 
-constexpr int kBusyTimeoutMs = 2000;
+constexpr int kForeignBusyTimeoutMs = 2000;
 constexpr std::string_view kMagic("SQLite format 3\0", 16);
 
 // Byte 18 of the database header: 1 = rollback journal, 2 = WAL.
@@ -57,7 +57,7 @@ ForeignDatabase ForeignDatabase::open(const std::filesystem::path &file, Mode mo
         throw StoreError(d.m_file + ": cannot open: " + (d.m_db ? sqliteErrorMessage(d.m_db, rc) : "out of memory"));
     try {
         distrustFileSql(d.m_db);
-        sqlite3_busy_timeout(d.m_db, kBusyTimeoutMs);
+        sqlite3_busy_timeout(d.m_db, kForeignBusyTimeoutMs);
         SqliteStatement st(d.m_db, "SELECT name FROM sqlite_master WHERE type = 'table'");
         while (st.step())
             d.m_tables.insert(st.columnText(0));
