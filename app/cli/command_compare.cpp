@@ -90,7 +90,7 @@ int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams
 }
 
 int runCompare(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--base-run", "--new-run", "--preset", "--rules", "--jobs"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--base-run", "--new-run", "--preset", "--rules", "--jobs"}, {"--follow-links"});
     if (!a.ok() || a.positional().size() != 2) {
         io.err << "stepscope compare: "
                << (a.ok() ? "usage: stepscope compare BASE NEW [--format text|json|markdown] [--steps A-B] [--batch-size N] [-o FILE]"

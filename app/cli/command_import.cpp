@@ -7,6 +7,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
+#include "app/cli/temp_session.h"
 #include "models/analysis/derived_results.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
@@ -82,7 +83,7 @@ void analyseSession(SessionStore &store, Streams io) {
 } // namespace
 
 int runImport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"-o", "--output", "--offset", "--run", "--jobs"}, {"--no-analysis"});
+    ArgumentList a(args, {"-o", "--output", "--offset", "--run", "--jobs"}, {"--no-analysis", "--follow-links"});
     const auto output = a.value("-o") ? a.value("-o") : a.value("--output");
     const std::vector<std::string> offsetTexts = a.values("--offset");
     if (!a.ok() || (a.positional().empty() && offsetTexts.empty()) || !output) {
@@ -120,18 +121,22 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         io.err << "stepscope import: " << printableText(*output) << ": no such session (give PATHs to import)\n";
         return Unreadable;
     }
-    // A session this run creates and cannot finish (disk full, nothing readable) is removed whole:
-    // no empty file and no large -wal are left behind.
+    // A session this run creates and cannot finish (disk full, nothing readable, SIGINT, SIGTERM,
+    // SIGHUP) is removed whole: no empty file and no large -wal are left behind.
     bool keep = !created;
+    const std::filesystem::path guarded = created ? std::filesystem::absolute(*output, ec) : std::filesystem::path();
+    if (!guarded.empty()) TempSession::removeOnSignal(guarded);
     struct RemoveUnfinished {
         const std::string &path;
+        const std::filesystem::path &guarded;
         const bool &keep;
         ~RemoveUnfinished() {
+            if (!guarded.empty()) TempSession::forget(guarded);
             if (keep) return;
             std::error_code ignored;
             for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ignored);
         }
-    } removeUnfinished{*output, keep};
+    } removeUnfinished{*output, guarded, keep};
     try {
         SessionStore store(*output);
         int code = Ok;

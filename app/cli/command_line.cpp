@@ -33,6 +33,8 @@ Usage:
   stepscope --help | --version
 
 --jobs N: files of a job (one trace per rank) imported by N workers (default: the cores).
+--follow-links (import, report, export, compare): follow symbolic links inside a folder that lead out
+  of it (by default they are listed as skipped in the import log; never followed into /proc, /sys, /dev).
 "--" ends the options: every argument after it is a PATH (or the SQL of query).
 
 The synthetic profile generator is the separate program stepscope-synth (--help).
@@ -56,6 +58,37 @@ bool isMistypedCommand(const std::vector<std::string> &args) {
 
 namespace {
 
+// One command's part of helpText(): its usage lines (and their continuations), then the notes that
+// follow the list of commands.
+std::string commandHelp(const std::string &command) {
+    const std::string text = helpText();
+    std::string usage, notes;
+    bool inCommand = false, afterList = false;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = text.find('\n', start);
+        const std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        start = end == std::string::npos ? text.size() : end + 1;
+        if (line.rfind("  stepscope ", 0) == 0) {
+            inCommand = line.rfind("  stepscope " + command + " ", 0) == 0;
+        } else if (line.rfind("   ", 0) != 0) {
+            inCommand = false;
+            afterList = afterList || (!usage.empty() && line.empty());
+        }
+        if (inCommand) usage += line + "\n";
+        else if (afterList) notes += line + "\n";
+    }
+    return "Usage:\n" + usage + notes;
+}
+
+bool asksForHelp(const std::vector<std::string> &args) {
+    for (const std::string &a : args) {
+        if (a == "--") return false;
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
 int dispatch(const std::vector<std::string> &args, Streams io) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         io.out << helpText();
@@ -66,6 +99,10 @@ int dispatch(const std::vector<std::string> &args, Streams io) {
         return Ok;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (isCommand(args) && asksForHelp(rest)) {  // `stepscope import --help`: that command's usage, exit 0
+        io.out << commandHelp(args[0]);
+        return Ok;
+    }
     if (args[0] == "import") return runImport(rest, io);
     if (args[0] == "report") return runReport(rest, io);
     if (args[0] == "query") return runQuery(rest, io);

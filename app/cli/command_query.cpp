@@ -4,12 +4,16 @@
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
+#include "importers/logdir/path_problem.h"
 #include "models/store/printable_text.h"
 #include "models/store/user_query.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <ostream>
 
 namespace stepscope::cli {
@@ -40,6 +44,16 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
     }
     const std::string &file = a.positional()[0];
     const std::string &sql = a.positional()[1];
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) {
+        io.err << "stepscope query: " << printableText(file) << ": " << pathErrorText(errno) << "\n";
+        return Unreadable;
+    }
+    if (const std::string type = fileTypeText(st.st_mode); !type.empty() || S_ISDIR(st.st_mode)) {
+        io.err << "stepscope query: " << printableText(file) << ": " << (type.empty() ? "a folder" : type)
+               << ", not a session file\n";
+        return Unreadable;
+    }
     if (!isSessionFile(file)) {
         io.err << "stepscope query: " << file << ": not a Stepscope session file\n";
         return Unreadable;

@@ -17,7 +17,7 @@
 namespace stepscope::cli {
 
 int runReport(const std::vector<std::string> &args, Streams io) {
-    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run", "--jobs"});
+    ArgumentList a(args, {"--format", "--steps", "--batch-size", "-o", "--output", "--screenshots", "--preset", "--rules", "--run", "--jobs"}, {"--follow-links"});
     if (!a.ok() || a.positional().empty()) {
         io.err << "stepscope report: " << (a.ok() ? "usage: stepscope report PATH... [--format text|json|markdown]" : a.error())
                << "\n";

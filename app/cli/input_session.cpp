@@ -16,6 +16,8 @@ namespace stepscope::cli {
 namespace fs = std::filesystem;
 
 bool isSessionFile(const fs::path &file) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) return false;  // a FIFO would block the open below forever
     std::ifstream in(file, std::ios::binary);
     unsigned char header[100] = {};
     in.read(reinterpret_cast<char *>(header), sizeof header);
@@ -151,6 +153,7 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
 
 bool readImportOptions(const ArgumentList &a, const std::string &command, Streams io, ImportOptions &options) {
     options.profileRun = a.value("--run").value_or("");
+    options.followLinks = a.flag("--follow-links");
     if (const auto jobs = a.value("--jobs")) {
         const auto v = parseInteger(*jobs, 1, kMaxImportJobs);
         if (!v) {

@@ -109,26 +109,36 @@ fs::path TempSession::create(std::string &error) {
         error = "temporary folder path too long: " + printableText(folder.string());
         return {};
     }
+    removeOnSignal(file);  // more scratch sessions than slots: removed at the end, not on a signal
+    return file;
+}
+
+bool TempSession::removeOnSignal(const fs::path &file) {
+    if (file.native().size() + 16 >= kMaxPath) return false;
     installHandlersOnce();
     for (Slot &s : g_slots) {
         bool expected = false;
         if (!s.claimed.compare_exchange_strong(expected, true)) continue;
         std::memcpy(s.path, file.c_str(), file.native().size() + 1);
         s.ready.store(true);
-        return file;
+        return true;
     }
-    return file;  // more scratch sessions than slots: removed at the end, not on a signal
+    return false;
 }
 
-void TempSession::release(const fs::path &file) {
-    if (file.empty()) return;
-    unlinkAll(file.c_str());
+void TempSession::forget(const fs::path &file) {
     for (Slot &s : g_slots)
         if (s.ready.load() && file.native() == s.path) {
             s.ready.store(false);
             s.path[0] = '\0';
             s.claimed.store(false);
         }
+}
+
+void TempSession::release(const fs::path &file) {
+    if (file.empty()) return;
+    unlinkAll(file.c_str());
+    forget(file);
 }
 
 } // namespace stepscope::cli

@@ -18,6 +18,10 @@ public:
     static std::filesystem::path create(std::string &error);
     // Removes the files and forgets the path.
     static void release(const std::filesystem::path &file);
+    // A file this process is creating elsewhere (import's new session): its files are removed if a
+    // terminating signal arrives before forget(). False when no slot is free (then it is not).
+    static bool removeOnSignal(const std::filesystem::path &file);
+    static void forget(const std::filesystem::path &file);
     // Removes scratch sessions left by processes that no longer run; returns how many files.
     static int removeStale(const std::filesystem::path &folder);
 };

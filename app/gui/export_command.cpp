@@ -11,6 +11,7 @@
 #include "app/gui/figure_renderer.h"
 #include "app/gui/guarded_application.h"
 #include "app/gui/main_window.h"
+#include "views/export/view_exporter.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
 
@@ -52,7 +53,7 @@ bool parseSize(const std::string &text, int &w, int &h) {
 
 int runExport(const std::vector<std::string> &args, Streams io) {
     ArgumentList a(args, {"--view", "--steps", "--range", "--annotate", "--size", "-o", "--output", "--scale", "--run"},
-                   {"--list-views", "--no-caption"});
+                   {"--list-views", "--no-caption", "--follow-links"});
     if (a.ok() && a.flag("--list-views")) {
         for (const QString &name : gui::MainWindow::viewNames()) io.out << name.toStdString() << "\n";
         io.out << "window\n";  // the whole window, the default
@@ -66,6 +67,11 @@ int runExport(const std::vector<std::string> &args, Streams io) {
     }
     if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
         io.err << "stepscope export: " << why << "\n";
+        return Usage;
+    }
+    if (!ViewExporter::writesFormatOf(QString::fromStdString(*output))) {  // before any import
+        io.err << "stepscope export: " << printableText(*output)
+               << ": unsupported picture format (the file name must end in .png, .svg, .pdf, .jpg or .jpeg)\n";
         return Usage;
     }
     const std::string view = a.value("--view").value_or("window");
@@ -101,7 +107,9 @@ int runExport(const std::vector<std::string> &args, Streams io) {
         return Usage;
     }
 
-    InputSession session = InputSession::open(a.positional(), io, ImportOptions{a.value("--run").value_or("")});
+    ImportOptions importOptions{a.value("--run").value_or("")};
+    importOptions.followLinks = a.flag("--follow-links");
+    InputSession session = InputSession::open(a.positional(), io, importOptions);
     if (!session.store()) return session.exitCode();
     const QString sessionPath = QString::fromStdString(session.store()->path().string());
 

@@ -36,7 +36,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     // Headless windows (export, evidence pack) use the default layout and never touch the user's
-    // settings: no saved layout, no recent files.
+    // settings (no saved layout, no recent files) nor the session: it is opened read-only.
     enum class Mode { Interactive, Headless };
     explicit MainWindow(QWidget *parent = nullptr, Mode mode = Mode::Interactive);
     ~MainWindow() override;

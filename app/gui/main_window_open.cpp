@@ -102,8 +102,11 @@ void MainWindow::showSessionFile(const QString &file, bool rememberInRecent, con
     try {
         // A session the user may not change (someone else's file, a read-only folder) opens
         // read-only: it can be viewed and exported, and nothing tries to write it.
+        // A headless window (export, evidence pack) never writes the session it is given: what it
+        // computes (analysis, level of detail) stays in memory.
         const QFileInfo info(file);
-        const bool writable = previewNote.isEmpty() && (!info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable()));
+        const bool writable = m_mode != Mode::Headless && previewNote.isEmpty() &&
+                              (!info.exists() || (info.isWritable() && QFileInfo(info.absolutePath()).isWritable()));
         m_session->setStore(std::make_unique<SessionStore>(
             file.toStdString(), writable ? SessionStore::Mode::ReadWrite : SessionStore::Mode::ReadOnly), previewNote);
         if (rememberInRecent) addRecent(canonical(file));

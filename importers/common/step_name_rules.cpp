@@ -1,5 +1,7 @@
 #include "importers/common/step_name_rules.h"
 
+#include "models/store/small_text_file.h"
+
 #include <QFile>
 #include <QRegularExpression>
 
@@ -70,12 +72,11 @@ StepNameRules StepNameRules::load() {
     std::string file;
     if (const char *env = std::getenv("STEPSCOPE_STEP_RULES"); env && *env)
         file = env;
+    if (!file.empty()) return parse(readSmallTextFile(file, "step rules file (STEPSCOPE_STEP_RULES)"), file);
     initImportRulesResource();
-    const QString path = file.empty() ? QStringLiteral(":/import_rules/step_ranges.tsv") : QString::fromStdString(file);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw std::runtime_error((file.empty() ? std::string("built-in step_ranges.tsv") : file) + ": cannot read step rules");
-    return parse(f.readAll().toStdString(), file.empty() ? "built-in step_ranges.tsv" : file);
+    QFile f(QStringLiteral(":/import_rules/step_ranges.tsv"));
+    if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("built-in step_ranges.tsv: cannot read step rules");
+    return parse(f.readAll().toStdString(), "built-in step_ranges.tsv");
 }
 
 const StepNameRules &StepNameRules::profilerSteps() {

@@ -131,6 +131,26 @@ void LogdirScanner::visit(const fs::path &path, int depth, Walk &walk) const {
     walk.out.push_back(classify(path));
 }
 
+namespace {
+bool isInside(const fs::path &path, const fs::path &folder) {
+    if (folder.empty()) return false;
+    const fs::path rel = path.lexically_relative(folder);
+    return !rel.empty() && *rel.begin() != "..";
+}
+} // namespace
+
+std::string LogdirScanner::linkRefusal(const fs::path &link, const Walk &walk) const {
+    std::error_code ec;
+    const fs::path target = fs::canonical(link, ec);
+    if (ec) return {};  // dangling or looping: visit() names it
+    for (const char *system : {"/proc", "/sys", "/dev"})
+        if (target == system || isInside(target, system))
+            return "symbolic link to " + target.string() + ": never followed into /proc, /sys or /dev";
+    if (m_followLinks || walk.root.empty() || target == walk.root || isInside(target, walk.root)) return {};
+    return "symbolic link to " + target.string() + ", outside " + walk.root.string() +
+           ": not followed (--follow-links follows links out of the folder given)";
+}
+
 void LogdirScanner::list(const fs::path &dir, int depth, Walk &walk) const {
     std::vector<fs::path> real, links;
     std::error_code ec;
@@ -155,6 +175,11 @@ void LogdirScanner::list(const fs::path &dir, int depth, Walk &walk) const {
     for (const auto *group : {&real, &links})
         for (const fs::path &p : *group) {
             if (walk.truncated) return;
+            if (group == &links)
+                if (std::string why = linkRefusal(p, walk); !why.empty()) {
+                    walk.out.push_back(unreadable(p, std::move(why)));
+                    continue;
+                }
             visit(p, depth + 1, walk);
         }
 }
@@ -164,6 +189,9 @@ std::vector<ScannedFile> LogdirScanner::scan(const std::vector<fs::path> &inputs
     Walk walk;  // shared by all inputs: a file named twice, or inside two named folders, is read once
     for (const fs::path &in : inputs) {
         walk.out.clear();
+        std::error_code ec;
+        walk.root = fs::is_directory(in, ec) ? fs::canonical(in, ec) : fs::path();
+        if (ec) walk.root.clear();
         visit(in, 0, walk);
         std::sort(walk.out.begin(), walk.out.end(), [](const auto &a, const auto &b) { return a.path < b.path; });
         out.insert(out.end(), walk.out.begin(), walk.out.end());

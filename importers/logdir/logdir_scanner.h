@@ -4,9 +4,12 @@
 // and decides each file by content sniffing through the ImporterRegistry, never by name alone.
 // Files no importer accepts are returned as skipped, with the reason, for the import log; so is
 // everything that cannot be read at all (an unlistable folder, a FIFO, a socket or device, a
-// dangling or looping symbolic link), with words that say which. Symbolic links are followed, and
-// every file and folder is identified by (device, inode): one reached twice (a symlinked folder, a
-// link to a file, a hard link) is read once and its second path is reported as a duplicate.
+// dangling or looping symbolic link), with words that say which. A symbolic link found inside a
+// folder is followed when it leads to somewhere inside that folder; one that leads out of it is
+// listed as skipped unless followLinks, and one into /proc, /sys or /dev never is followed (a link to
+// "/" must not import the machine). Every file and folder is identified by (device, inode): one
+// reached twice (a symlinked folder, a link to a file, a hard link) is read once and its second path
+// is reported as a duplicate.
 
 #include "importers/common/importer_registry.h"
 
@@ -33,7 +36,8 @@ struct ScannedFile {
 
 class LogdirScanner {
 public:
-    explicit LogdirScanner(const ImporterRegistry &registry) : m_registry(registry) {}
+    explicit LogdirScanner(const ImporterRegistry &registry, bool followLinks = false)
+        : m_registry(registry), m_followLinks(followLinks) {}
 
     // Folders are walked recursively (hidden entries and our own .stepscope files are ignored);
     // results are sorted by path so imports are deterministic. Within a folder, real entries are
@@ -51,13 +55,17 @@ private:
     struct Walk {
         std::map<FileId, std::filesystem::path> files, folders;
         std::vector<std::pair<FileId, std::filesystem::path>> ancestors;  // folders being listed
+        std::filesystem::path root;  // the folder given, resolved: links out of it are not followed
         int64_t entries = 0;
         bool truncated = false;
         std::vector<ScannedFile> out;
     };
     void visit(const std::filesystem::path &path, int depth, Walk &walk) const;
     void list(const std::filesystem::path &dir, int depth, Walk &walk) const;
+    // Why a symbolic link found inside the walk is not followed; empty when it is.
+    std::string linkRefusal(const std::filesystem::path &link, const Walk &walk) const;
     const ImporterRegistry &m_registry;
+    bool m_followLinks = false;
 };
 
 } // namespace stepscope

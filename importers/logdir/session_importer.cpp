@@ -90,7 +90,7 @@ std::string formatFingerprints(const std::map<std::string, FileFingerprint> &fil
 ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const std::atomic<bool> *cancel,
                                    const ProgressFn &progress, const ImportOptions &options) {
     ImportSummary summary;
-    LogdirScanner scanner(m_registry);
+    LogdirScanner scanner(m_registry, options.followLinks);
     std::vector<ScannedFile> files = scanner.scan(inputs);
 
     // A logdir often holds several profile captures (plugins/profile/<run>/): keep the chosen one.

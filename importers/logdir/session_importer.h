@@ -42,6 +42,8 @@ struct ImportOptions {
     // Files read in parallel (a job's rank traces): 0 = one worker per core, 1 = one after another.
     // The session is the same row for row whatever the number (importers/logdir/write_turns.h).
     int jobs = 0;
+    // Follow symbolic links inside a folder that lead out of it (never into /proc, /sys, /dev).
+    bool followLinks = false;
 };
 
 // What identifies a file's content cheaply: size, modification time and a hash of its first 64 KiB.

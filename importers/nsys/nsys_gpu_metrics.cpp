@@ -1,5 +1,7 @@
 #include "importers/nsys/nsys_gpu_metrics.h"
 
+#include "models/store/ascii_case.h"
+
 #include <cctype>
 #include <map>
 
@@ -20,8 +22,8 @@ std::pair<std::string, std::string> nsysMetricSeriesName(const std::string &metr
     }
     std::string slug;
     for (const char c : base) {
-        if (std::isalnum(static_cast<unsigned char>(c)))
-            slug += char(std::tolower(static_cast<unsigned char>(c)));
+        if (asciiAlnum(c))
+            slug += asciiLower(c);
         else if (!slug.empty() && slug.back() != '_')
             slug += '_';
     }

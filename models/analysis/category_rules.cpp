@@ -1,5 +1,6 @@
 #include "models/analysis/category_rules.h"
 #include "models/analysis/text_digest.h"
+#include "models/store/small_text_file.h"
 
 #include <QFile>
 
@@ -191,9 +192,7 @@ CategoryRules CategoryRules::load(const std::string &path) {
     if (file.empty())
         if (const char *env = std::getenv("STEPSCOPE_RULES"); env && *env) file = env;
     if (file.empty()) return parse(builtinText(), "built-in categories.tsv");
-    QFile f(QString::fromStdString(file));
-    if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error(file + ": cannot read rules file");
-    return parse(f.readAll().toStdString(), file);
+    return parse(readSmallTextFile(file, "rules file"), file);
 }
 
 const Preset *CategoryRules::preset(std::string_view name) const {

@@ -141,6 +141,11 @@ DerivedResultKeys::DerivedResultKeys(const SessionStore &store, const AnalysisOp
        << optionalText(options.batchSize) << '\t' << options.batchSizeSource << "\tdetect\t" << options.detectBatchSize
        << "\tpreset\t" << options.preset << '\n';
     sqlite3 *db = store.db();
+    // Bound to this session: its own id and the extent of what the analysis reads (an analysis
+    // copied in from another session, or kept across rows edited by hand, is not trusted).
+    appendRows(in, db, "session", "SELECT COALESCE((SELECT value FROM session_setting WHERE key = 'session_id'), '')");
+    appendRows(in, db, "content", "SELECT (SELECT COALESCE(max(id), 0) FROM slice), (SELECT COALESCE(max(id), 0) FROM track), "
+                                  "(SELECT COALESCE(max(id), 0) FROM run)");
     appendRows(in, db, "source", "SELECT id, path, format, size_bytes, events, status, imported_at_ns FROM source ORDER BY id");
     appendRows(in, db, "offset", "SELECT path, clock_offset_ns FROM source_setting WHERE clock_offset_ns != 0 ORDER BY path");
     appendRows(in, db, "verdicts", "SELECT count(*), COALESCE(max(id), 0) FROM tool_verdict");
@@ -162,6 +167,15 @@ DerivedResultKey DerivedResultKeys::of(const SessionStore &store, const RunRow &
     return key;
 }
 
+namespace {
+// What is stored as analysis_result.fingerprint: the inputs' digest sealed with the result's bytes,
+// so that bytes swapped in under another row's fingerprint (an analysis copied from another
+// session) do not pass for this run's.
+std::string sealedFingerprint(const DerivedResultKey &key, std::string_view resultBytes) {
+    return textDigest(key.fingerprint + '\t' + textDigest(resultBytes));
+}
+} // namespace
+
 std::optional<RunAnalysis> DerivedResults::load(const SessionStore &store, int64_t runId, const DerivedResultKey &key,
                                                 std::string *why) {
     auto absent = [&](const std::string &reason) -> std::optional<RunAnalysis> {
@@ -173,8 +187,10 @@ std::optional<RunAnalysis> DerivedResults::load(const SessionStore &store, int64
         SqliteStatement st(store.db(), "SELECT fingerprint, result FROM analysis_result WHERE run_id = ?1");
         st.bind(1, runId);
         if (!st.step()) return absent("no stored analysis");
-        if (st.columnText(0) != key.fingerprint) return absent("the stored analysis was computed from other inputs");
-        return AnalysisArchive::decode(st.columnBlob(1));
+        const std::string_view bytes = st.columnBlob(1);
+        if (st.columnText(0) != sealedFingerprint(key, bytes))
+            return absent("the stored analysis was computed from other inputs (or is not this session's)");
+        return AnalysisArchive::decode(bytes);
     } catch (const ArchiveError &e) {
         return absent(e.what());
     } catch (const StoreError &e) {  // a damaged page under the stored analysis: analyse instead
@@ -192,7 +208,8 @@ void DerivedResults::save(SessionStore &store, const RunRow &run, const DerivedR
         deleteRows(db, run.id);
         SqliteStatement st(db, "INSERT INTO analysis_result(run_id, fingerprint, inputs, computed_at_ns, result) "
                                "VALUES (?1, ?2, ?3, ?4, ?5)");
-        st.bind(1, run.id), st.bind(2, std::string_view(key.fingerprint)), st.bind(3, std::string_view(key.inputs));
+        const std::string sealed = sealedFingerprint(key, bytes);
+        st.bind(1, run.id), st.bind(2, std::string_view(sealed)), st.bind(3, std::string_view(key.inputs));
         st.bind(4, now), st.bindBlob(5, bytes.data(), bytes.size());
         st.run();
         writeSteps(db, run.id, analysis);

@@ -152,6 +152,31 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
     return note;
 }
 
+namespace {
+// Ranks below the highest one that no trace gave: the first few by number, the rest counted (a rank
+// numbered 2147483647 must not make two billion notes). Walks the gaps between the ranks seen.
+void noteMissingRanks(const std::set<int64_t> &seen, int64_t highest, std::vector<std::string> &notes) {
+    constexpr int64_t kListed = 8;
+    int64_t missing = 0, next = 0, lastMissing = -1;
+    const auto gap = [&](int64_t lo, int64_t hi) {  // [lo, hi) missing
+        for (int64_t r = lo; r < hi && missing + (r - lo) < kListed; ++r)
+            notes.push_back("rank " + std::to_string(r) + " is missing: no trace of it was imported");
+        missing += hi - lo;
+        lastMissing = hi - 1;
+    };
+    for (const int64_t r : seen) {
+        if (r < next) continue;
+        if (r >= highest) break;
+        if (r > next) gap(next, r);
+        next = r + 1;
+    }
+    if (next < highest) gap(next, highest);
+    if (missing > kListed)
+        notes.push_back(std::to_string(missing - kListed) + " more ranks are missing, up to rank " + std::to_string(lastMissing) +
+                        " (" + std::to_string(missing) + " in all): no trace of them was imported");
+}
+} // namespace
+
 std::optional<JobAnalysis> JobAnalyzer::analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources) {
     std::vector<JobMember> members;
     for (RunReport &r : runs) members.push_back({&r.run, &r.analysis});
@@ -195,8 +220,7 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
             seen.insert(*r);
         }
     }
-    for (int64_t r = 0; r < job.ranksTable.back().rank; ++r)
-        if (!seen.count(r)) job.notes.push_back("rank " + std::to_string(r) + " is missing: no trace of it was imported");
+    noteMissingRanks(seen, job.ranksTable.back().rank, job.notes);
     alignSteps(runs, job);
 
     const size_t n = job.ranksTable.size();

@@ -1,5 +1,7 @@
 #include "models/store/foreign_database.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <utility>
@@ -16,6 +18,29 @@ bool walMode(const std::filesystem::path &file) {
     char header[20] = {};
     in.read(header, sizeof header);
     return in.gcount() == sizeof header && header[18] == 2;
+}
+
+// A private folder in TMPDIR holding a copy of `file` and its -wal; throws naming the file and why.
+std::filesystem::path copyWithWal(const std::filesystem::path &file, const std::filesystem::path &wal, std::filesystem::path &copy) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path tmp = fs::temp_directory_path(ec);
+    if (ec) throw StoreError(file.string() + ": its -wal holds rows not yet in the file, and no temporary folder to read them in: " + ec.message());
+    std::string name = tmp / "stepscope-export-XXXXXX";
+    if (!::mkdtemp(name.data()))
+        throw StoreError(file.string() + ": its -wal holds rows not yet in the file, and no scratch folder could be made in " +
+                         tmp.string() + ": " + std::strerror(errno));
+    const fs::path folder = name;
+    copy = folder / "export.sqlite";
+    fs::copy_file(file, copy, ec);
+    if (!ec) fs::copy_file(wal, copy.string() + "-wal", ec);
+    if (ec) {
+        std::error_code ignored;
+        fs::remove_all(folder, ignored);
+        throw StoreError(file.string() + ": its -wal holds rows not yet in the file, and copying the two to " + tmp.string() +
+                         " to read them failed: " + ec.message() + " (free space there, or set TMPDIR)");
+    }
+    return folder;
 }
 
 std::string reasonFor(int code) {
@@ -49,10 +74,22 @@ ForeignDatabase ForeignDatabase::open(const std::filesystem::path &file, Mode mo
         if (!std::filesystem::is_regular_file(file, ec))
             throw StoreError(d.m_file + ": " + (ec || !std::filesystem::exists(file, ec) ? "no such file" : "not a regular file"));
         d.m_immutable = walMode(file);
-        flags |= SQLITE_OPEN_READONLY;
-        uri = sqliteFileUri(file, d.m_immutable ? "immutable=1" : "mode=ro");
+        const std::filesystem::path wal = file.string() + "-wal";
+        if (d.m_immutable && std::filesystem::is_regular_file(wal, ec) && std::filesystem::file_size(wal, ec) > 0 && !ec) {
+            // immutable=1 would ignore the -wal's rows: read a copy of the pair, which SQLite may
+            // recover and checkpoint as it likes.
+            std::filesystem::path copy;
+            d.m_scratch = copyWithWal(file, wal, copy);
+            d.m_immutable = false;
+            flags |= SQLITE_OPEN_READWRITE;
+            uri = sqliteFileUri(copy, "mode=rw");
+        } else {
+            flags |= SQLITE_OPEN_READONLY;
+            uri = sqliteFileUri(file, d.m_immutable ? "immutable=1" : "mode=ro");
+        }
     }
     const int rc = sqlite3_open_v2(uri.c_str(), &d.m_db, flags, nullptr);
+    if (rc == SQLITE_OK && d.readThroughCopy()) sqlite3_exec(d.m_db, "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
         throw StoreError(d.m_file + ": cannot open: " + (d.m_db ? sqliteErrorMessage(d.m_db, rc) : "out of memory"));
     try {
@@ -82,7 +119,7 @@ ForeignDatabase::~ForeignDatabase() { close(); }
 
 ForeignDatabase::ForeignDatabase(ForeignDatabase &&other) noexcept
     : m_db(std::exchange(other.m_db, nullptr)), m_file(std::move(other.m_file)), m_immutable(other.m_immutable),
-      m_tables(std::move(other.m_tables)) {}
+      m_tables(std::move(other.m_tables)), m_scratch(std::exchange(other.m_scratch, {})) {}
 
 ForeignDatabase &ForeignDatabase::operator=(ForeignDatabase &&other) noexcept {
     if (this != &other) {
@@ -91,6 +128,7 @@ ForeignDatabase &ForeignDatabase::operator=(ForeignDatabase &&other) noexcept {
         m_file = std::move(other.m_file);
         m_immutable = other.m_immutable;
         m_tables = std::move(other.m_tables);
+        m_scratch = std::exchange(other.m_scratch, {});
     }
     return *this;
 }
@@ -99,6 +137,11 @@ void ForeignDatabase::close() {
     if (m_db)
         sqlite3_close_v2(m_db);
     m_db = nullptr;
+    if (!m_scratch.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_scratch, ignored);
+        m_scratch.clear();
+    }
 }
 
 } // namespace stepscope

@@ -1,5 +1,7 @@
 #include "models/store/rank_in_name.h"
 
+#include "models/store/ascii_case.h"
+
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -8,7 +10,7 @@
 namespace stepscope {
 
 std::optional<int64_t> rankInName(std::string_view name) {
-    const auto lower = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
+    const auto lower = [](char c) { return asciiLower(c); };
     for (size_t at = 0; at + 4 <= name.size(); ++at) {
         if (lower(name[at]) != 'r' || lower(name[at + 1]) != 'a' || lower(name[at + 2]) != 'n' || lower(name[at + 3]) != 'k')
             continue;

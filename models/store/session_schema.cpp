@@ -1,5 +1,7 @@
 #include "models/store/session_schema.h"
 
+#include "models/store/ascii_case.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -12,7 +14,7 @@ namespace {
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (char &c : out) c = asciiLower(c);
     return out;
 }
 
@@ -54,7 +56,7 @@ std::string SessionSchema::normalise(std::string_view sql) {
             if (space && !out.empty() && isWordChar(out.back()) && (isWordChar(c) || quote)) out += ' ';
             space = false;
             if (!quote) {
-                out += char(std::tolower(static_cast<unsigned char>(c)));
+                out += asciiLower(c);
                 ++i;
                 continue;
             }

@@ -27,6 +27,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {4, readResource(":/schema/004_tool_verdict.sql")},
             {5, readResource(":/schema/005_step_source.sql")},
             {6, readResource(":/schema/006_derived_results.sql")},
+            {7, readResource(":/schema/007_session_identity.sql")},
         };
     }();
     return migrations;

@@ -54,6 +54,22 @@ private slots:
         QVERIFY(r.out.find("stepscope query S.stepscope") != std::string::npos);
     }
 
+    // `stepscope CMD --help` prints that command's usage and exits 0 (issue #36: it was a usage error).
+    void eachCommandHasItsHelp() {
+        const std::vector<std::string> commands = {"import", "report", "export", "query", "compare"};
+        for (const std::string &cmd : commands)
+            for (const char *flag : {"--help", "-h"}) {
+                const Result r = runCli({cmd, "x.json", flag});
+                QVERIFY2(r.code == 0, (cmd + ": " + r.err).c_str());
+                QVERIFY2(r.out.rfind("Usage:\n  stepscope " + cmd + " ", 0) == 0, r.out.c_str());
+                for (const std::string &other : commands)
+                    if (other != cmd) QVERIFY2(r.out.find("  stepscope " + other + " ") == std::string::npos, r.out.c_str());
+                QVERIFY2(r.out.find("Exit codes:") != std::string::npos, r.out.c_str());
+            }
+        // After "--" it is a path, not a request for help.
+        QCOMPARE(runCli({"query", "--", "--help", "SELECT 1"}).code, 2);
+    }
+
     void usageErrorsExitOne() {
         QCOMPARE(runCli({}).code, 1);
         QCOMPARE(runCli({"frobnicate"}).code, 1);

@@ -6,10 +6,13 @@
 #include "app/cli/input_session.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "importers/nsys/nsys_sqlite_importer.h"
+#include "models/store/ascii_case.h"
 #include "models/store/foreign_database.h"
 #include "tests/importers/import_test_support.h"
 
 #include <QtTest>
+
+#include <clocale>
 
 #include <fstream>
 #include <thread>
@@ -265,6 +268,22 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid 
         QCOMPARE(nsysMetricSeriesName("NVLink RX Responses User Data [Throughput %]"),
                  std::make_pair(std::string("nvlink_rx_responses_user_data"), std::string("%")));
         QCOMPARE(nsysMetricSeriesName("GPC Clock Frequency [MHz]"), std::make_pair(std::string("gpc_clock_frequency"), std::string("MHz")));
+    }
+
+    // A metric's name does not change with the locale (issue #36: std::tolower under tr_TR turned
+    // "PCIe" into "pcIe"). A Turkish single-byte locale shows it where one is installed; the ASCII
+    // lower-casing itself is checked everywhere.
+    void metricNamesIgnoreTheLocale() {
+        QCOMPARE(asciiLower(std::string_view("PCIe RX Throughput ÄÖ")), std::string("pcie rx throughput ÄÖ"));
+        for (char c = 'A'; c <= 'Z'; ++c) QCOMPARE(asciiLower(c), char(c + 32));
+        QCOMPARE(asciiLower('\xDD'), '\xDD');  // 'İ' in ISO-8859-9: not ASCII, left alone
+        const char *turkish = nullptr;
+        for (const char *name : {"tr_TR.ISO-8859-9", "tr_TR.iso88599", "tr_TR", "tr_TR.UTF-8"})
+            if (std::setlocale(LC_CTYPE, name)) { turkish = name; break; }
+        const auto name = nsysMetricSeriesName("PCIe Read Requests to BAR1 [Throughput %]");
+        std::setlocale(LC_CTYPE, "C");
+        QCOMPARE(name.first, std::string("pcie_read_requests_to_bar1"));
+        if (!turkish) qInfo("no Turkish locale installed here: the name was checked in the process's own locale");
     }
 };
 

@@ -195,6 +195,30 @@ private slots:
         QVERIFY2(named, qPrintable(QJsonDocument(job).toJson()));
     }
 
+    // A rank numbered near the top of what a file name can say beside rank 0 (issue #36: rank
+    // 2147483647 made the report allocate a note for every number below it, 6 GB, then "out of
+    // memory"): the missing ranks are counted, a few named.
+    void hugeRankNumberCountsTheMissing() {
+        SyntheticJob gen;
+        auto o = jobOptions(2, -1, LateCause::Input, 0, 4, 60);
+        o.distributedInfo = false;  // ranks from the file names
+        writeJob(gen, o);
+        std::filesystem::rename(gen.path() / "rank-1.pt.trace.json.gz", gen.path() / "rank-999999999.pt.trace.json.gz");
+        ImportedSession s({gen.path()});
+        const Report report = s.report();
+        QVERIFY(report.job);
+        QCOMPARE(report.job->ranks, 2);
+        QCOMPARE(report.job->ranksTable[1].rank, int64_t(999999999));
+        std::vector<std::string> missing;
+        for (const std::string &n : report.job->notes)
+            if (n.find("missing") != std::string::npos) missing.push_back(n);
+        QCOMPARE(missing.size(), size_t(9));
+        QCOMPARE(QString::fromStdString(missing[0]), QStringLiteral("rank 1 is missing: no trace of it was imported"));
+        QCOMPARE(QString::fromStdString(missing[7]), QStringLiteral("rank 8 is missing: no trace of it was imported"));
+        QCOMPARE(QString::fromStdString(missing[8]),
+                 QStringLiteral("999999990 more ranks are missing, up to rank 999999998 (999999998 in all): no trace of them was imported"));
+    }
+
     void singleRunIsNoJob() {
         SyntheticJob gen;
         writeJob(gen, jobOptions(2, -1, LateCause::Input, 0, 4, 60));

@@ -166,6 +166,53 @@ private slots:
                                    "warning|skipped: not a regular file (FIFO)"}));
     }
 
+    // A link to "/" inside a logdir once imported the whole machine (/proc, /dev/shm, ...): links that
+    // leave the folder given are listed as skipped, not followed, unless asked; never into /proc,
+    // /sys or /dev.
+    void linksOutOfTheFolderAreNotFollowed() {
+        const fs::path root = fresh("outward");
+        const fs::path elsewhere = fs::canonical(fresh("elsewhere"));
+        write(root / "t.json", kTrace);
+        write(elsewhere / "other.json", kTrace);
+        fs::create_directory_symlink("/", root / "everything");
+        fs::create_directory_symlink(elsewhere, root / "away");
+        fs::create_directory_symlink("/proc/self", root / "proc_self");
+        fs::create_symlink("/dev/zero", root / "zero.json");
+        fs::create_directories(root / "z_inner");  // listed after t.json
+        fs::create_symlink("../t.json", root / "z_inner/back.json");  // stays inside: followed (a duplicate)
+        ImporterRegistry registry;
+        const auto files = LogdirScanner(registry).scan({root});
+        const auto m = outcome(root, files);
+        QVERIFY2(m.size() == 6, qPrintable(dump(m)));  // nothing from "/" or from elsewhere
+        const std::string canonicalRoot = fs::canonical(root).string();
+        const std::string notFollowed = ", outside " + canonicalRoot + ": not followed (--follow-links follows links out of the folder given)";
+        QCOMPARE(qs(m.at("t.json")), QStringLiteral("chrome_json"));
+        QCOMPARE(qs(m.at("everything")), qs("skip: symbolic link to /" + notFollowed));
+        QCOMPARE(qs(m.at("away")), qs("skip: symbolic link to " + elsewhere.string() + notFollowed));
+        QVERIFY2(qs(m.at("proc_self")).startsWith("skip: symbolic link to /proc/"), qPrintable(dump(m)));
+        QVERIFY2(qs(m.at("proc_self")).endsWith(": never followed into /proc, /sys or /dev"), qPrintable(dump(m)));
+        QCOMPARE(qs(m.at("zero.json")), QStringLiteral("skip: symbolic link to /dev/zero: never followed into /proc, /sys or /dev"));
+        QVERIFY2(qs(m.at("z_inner/back.json")).startsWith("dup of t.json"), qPrintable(dump(m)));
+        for (const ScannedFile &f : files)
+            if (f.reason.starts_with("symbolic link to ")) QVERIFY2(f.unreadable, f.path.c_str());  // a warning
+
+        // Asked to follow links: the folder elsewhere is read, /proc and /dev still are not.
+        fs::remove(root / "everything");
+        const auto followed = outcome(root, LogdirScanner(registry, true).scan({root}));
+        QCOMPARE(qs(followed.at("away/other.json")), QStringLiteral("chrome_json"));
+        QVERIFY(qs(followed.at("proc_self")).endsWith(": never followed into /proc, /sys or /dev"));
+        QVERIFY(qs(followed.at("zero.json")).endsWith(": never followed into /proc, /sys or /dev"));
+        QVERIFY2(followed.size() == 5, qPrintable(dump(followed)));  // "away" itself is walked, not listed
+
+        // The import lists the skipped link in import_log as a warning naming it.
+        fs::create_directory_symlink("/", root / "everything");
+        const auto s = test::importPaths({root});
+        QCOMPARE(s.summary.sources.size(), size_t(1));
+        const QStringList log = test::queryRows(*s.store, "SELECT severity, file, message FROM import_log WHERE message LIKE '%symbolic link to /,%'");
+        QCOMPARE(log.size(), 1);
+        QVERIFY2(log[0].startsWith("warning|" + qs((root / "everything").string()) + "|skipped: symbolic link to /, outside"), qPrintable(log[0]));
+    }
+
     // Root cannot be refused a folder, so the words for EACCES are checked on the mapping itself;
     // the unlistable-folder path was checked by hand as an unprivileged user (see the commit).
     void errorCodesBecomeWords() {

@@ -182,6 +182,12 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, double 
     return exportWidget(widget, file, o);
 }
 
+bool ViewExporter::writesFormatOf(const QString &file) {
+    static const QStringList kSuffixes = {QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
+                                          QStringLiteral("svg"), QStringLiteral("pdf")};
+    return kSuffixes.contains(QFileInfo(file).suffix().toLower());
+}
+
 QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const ExportOptions &o) {
     if (!widget) return QStringLiteral("nothing to export");
     const QString suffix = QFileInfo(file).suffix().toLower();

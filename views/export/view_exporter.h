@@ -36,6 +36,8 @@ class ViewExporter {
 public:
     // Returns an empty string on success, else the reason (naming the file).
     static QString exportWidget(QWidget *widget, const QString &file, const ExportOptions &options);
+    // Whether `file`'s suffix names a format exportWidget writes (png, jpg, jpeg, svg, pdf).
+    static bool writesFormatOf(const QString &file);
     static QString exportWidget(QWidget *widget, const QString &file, double scale = 1.0, const QString &title = {});
 
     // The figure's size (widget plus caption and legend) and its painting, shared by all formats.

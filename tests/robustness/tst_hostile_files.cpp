@@ -1,0 +1,174 @@
+// Files the user names that are not what they claim to be, from the hostile-input round three
+// (issue #36): a rules table that never ends (/dev/zero), is a FIFO or is far too big, and `query` on
+// a FIFO. Each is refused at once with the file and the reason; nothing blocks or grows without end.
+
+#include "importers/common/step_name_rules.h"
+#include "models/analysis/category_rules.h"
+#include "models/store/foreign_database.h"
+#include "models/store/small_text_file.h"
+#include "tests/cli/cli_test_support.h"
+#include "tests/test_support.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QtTest>
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <set>
+
+using namespace stepscope;
+
+class TstHostileFiles : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::string path(const std::string &name) const { return m_dir.path().toStdString() + "/" + name; }
+
+    static QString errorOf(const std::function<void()> &f) {
+        try {
+            f();
+        } catch (const std::exception &e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    }
+
+    static QByteArray sha256(const std::string &file) {
+        QFile f(QString::fromStdString(file));
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    }
+
+    static std::set<std::string> scratchFolders() {
+        std::set<std::string> out;
+        std::error_code ec;
+        for (const auto &e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path(), ec))
+            if (e.path().filename().string().rfind("stepscope-export-", 0) == 0) out.insert(e.path().string());
+        return out;
+    }
+
+    std::string trace() {
+        const std::string file = path("t.pt.trace.json");
+        std::ofstream(file) << R"({"traceEvents":[
+ {"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},
+ {"ph":"X","name":"aten::mm","cat":"cpu_op","pid":1,"tid":1,"ts":10,"dur":20}]})";
+        return file;
+    }
+
+private slots:
+    void rulesFileThatNeverEndsIsRefused() {
+        // Was: 4 GB read, then bad_alloc without naming the file.
+        QCOMPARE(errorOf([] { CategoryRules::load("/dev/zero"); }),
+                 QStringLiteral("/dev/zero: rules file is a character device, not a regular file"));
+        qputenv("STEPSCOPE_STEP_RULES", "/dev/zero");
+        const QString stepRules = errorOf([] { StepNameRules::load(); });
+        qunsetenv("STEPSCOPE_STEP_RULES");
+        QCOMPARE(stepRules, QStringLiteral("/dev/zero: step rules file (STEPSCOPE_STEP_RULES) is a character device, not a regular file"));
+        const auto r = test::runCli({"report", trace(), "--rules", "/dev/zero"});
+        QVERIFY2(r.code != 0, r.out.c_str());
+        QVERIFY2(QString::fromStdString(r.err).contains("/dev/zero: rules file is a character device"), r.err.c_str());
+    }
+
+    void rulesFifoAndFolderAreRefusedWithoutBlocking() {
+        const std::string fifo = path("rules.fifo");
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);  // no writer: a plain open would wait forever
+        QCOMPARE(errorOf([&] { CategoryRules::load(fifo); }), QString::fromStdString(fifo + ": rules file is a FIFO (named pipe), not a regular file"));
+        QCOMPARE(errorOf([&] { CategoryRules::load(m_dir.path().toStdString()); }),
+                 QString::fromStdString(m_dir.path().toStdString() + ": rules file is a folder, not a regular file"));
+        QVERIFY(errorOf([&] { CategoryRules::load(path("missing.tsv")); }).startsWith(QString::fromStdString(path("missing.tsv") + ": rules file cannot be read: ")));
+    }
+
+    void oversizedRulesFileIsRefused() {
+        const std::string big = path("big.tsv");
+        {
+            std::ofstream out(big);
+            const std::string line(1023, '#');
+            for (int i = 0; i < 5 * 1024; ++i) out << line << '\n';  // 5 MiB of comments
+        }
+        QCOMPARE(errorOf([&] { readSmallTextFile(big, "rules file"); }),
+                 QString::fromStdString(big + ": rules file is 5242880 bytes, over the 4194304-byte limit"));
+        // A small one is read whole.
+        const std::string small = path("small.tsv");
+        std::ofstream(small) << "a\tb\n";
+        QCOMPARE(QString::fromStdString(readSmallTextFile(small, "rules file")), QStringLiteral("a\tb\n"));
+    }
+
+    void exportNeverWritesTheSessionItIsGiven() {
+        // Was: export opened the session read-write and stored its analysis there (the file's hash
+        // changed). What it computes now stays in memory.
+        const std::string session = path("exported.stepscope");
+        QCOMPARE(test::runCli({"import", trace(), "-o", session, "--no-analysis"}).code, 0);
+        const QByteArray before = sha256(session);
+        QVERIFY(!before.isEmpty());
+        for (const char *view : {"timeline", "findings", "window"}) {
+            const auto r = test::runCli({"export", session, "--view", view, "--size", "800x500", "-o", path(std::string(view) + ".png")});
+            QVERIFY2(r.code == 0, r.err.c_str());
+        }
+        QCOMPARE(sha256(session), before);
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(session + "-wal")) || QFileInfo(QString::fromStdString(session + "-wal")).size() == 0);
+    }
+
+    void unsupportedPictureFormatIsAUsageError() {
+        // Refused before anything is imported: no session, no scratch files, exit 1.
+        const auto r = test::runCli({"export", trace(), "--view", "timeline", "-o", path("out.gif")});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(QString::fromStdString(r.err),
+                 QString::fromStdString("stepscope export: " + path("out.gif") +
+                                        ": unsupported picture format (the file name must end in .png, .svg, .pdf, .jpg or .jpeg)\n"));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(path("out.gif"))));
+    }
+
+    // A WAL-mode export whose last rows sit in its -wal (issue #36: opened immutable, 1,000 of 1,005
+    // kernels were read and 5 silently dropped). The rows in the -wal are read; the export and its
+    // -wal are left byte for byte as they were, and the scratch copy is gone after.
+    void walExportIsReadWhole() {
+        const std::string writerFile = path("writer.sqlite"), exportFile = path("export.sqlite");
+        sqlite3 *w = nullptr;
+        QCOMPARE(sqlite3_open(writerFile.c_str(), &w), SQLITE_OK);
+        sqliteExec(w, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE k(id INTEGER PRIMARY KEY, v)");
+        sqliteExec(w, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO k(v) SELECT i FROM n");
+        sqliteExec(w, "PRAGMA wal_checkpoint(TRUNCATE)");
+        sqliteExec(w, "INSERT INTO k(v) VALUES (1),(2),(3),(4),(5)");  // committed, only in the -wal
+        // The pair as a killed writer leaves it: copied while the writer still has it open.
+        std::filesystem::copy_file(writerFile, exportFile);
+        std::filesystem::copy_file(writerFile + "-wal", exportFile + "-wal");
+        sqlite3_close(w);
+        QVERIFY(std::filesystem::file_size(exportFile + "-wal") > 0);
+        const QByteArray db = sha256(exportFile), wal = sha256(exportFile + "-wal");
+        const auto scratchBefore = scratchFolders();
+        {
+            const ForeignDatabase d = ForeignDatabase::open(exportFile, ForeignDatabase::Mode::ReadOnly);
+            QVERIFY(d.readThroughCopy());
+            SqliteStatement n(d.db(), "SELECT count(*) FROM k");
+            QVERIFY(n.step());
+            QCOMPARE(n.columnInt(0), int64_t(1005));
+        }
+        QCOMPARE(sha256(exportFile), db);
+        QCOMPARE(sha256(exportFile + "-wal"), wal);
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(exportFile + "-shm")));
+        QCOMPARE(scratchFolders(), scratchBefore);
+        // Without a -wal the file is read in place, immutable, as before.
+        std::filesystem::remove(exportFile + "-wal");
+        const ForeignDatabase plain = ForeignDatabase::open(exportFile, ForeignDatabase::Mode::ReadOnly);
+        QVERIFY(plain.immutable() && !plain.readThroughCopy());
+    }
+
+    void queryOnAFifoIsRefused() {
+        // Was: blocked forever opening the FIFO to read its header.
+        const std::string fifo = path("session.fifo");
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const auto r = test::runCli({"query", fifo, "SELECT 1"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(QString::fromStdString(r.err), QString::fromStdString("stepscope query: " + fifo + ": not a regular file (FIFO), not a session file\n"));
+        const auto dir = test::runCli({"query", m_dir.path().toStdString(), "SELECT 1"});
+        QCOMPARE(dir.code, 2);
+        QVERIFY2(QString::fromStdString(dir.err).contains(": a folder, not a session file"), dir.err.c_str());
+        const auto missing = test::runCli({"query", path("nothing.stepscope"), "SELECT 1"});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(QString::fromStdString(missing.err).contains("nothing.stepscope: "), missing.err.c_str());
+    }
+};
+
+QTEST_MAIN(TstHostileFiles)
+#include "tst_hostile_files.moc"
