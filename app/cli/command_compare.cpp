@@ -70,6 +70,12 @@ std::optional<int> load(Side &side, const ReportOptions &given, const ImportOpti
                << " (" << names << "): choose one with --" << side.role << "-run NAME\n";
         return Usage;
     }
+    // An empty trace ({"traceEvents":[]}) is nothing to compare with: no "100 % faster".
+    if (side.run->analysis.steps.steps.empty() || side.run->analysis.steps.totalNs() <= 0) {
+        io.err << "stepscope compare: the " << side.role << " side (" << printableText(side.path) << ") has nothing to compare: run '"
+               << printableText(side.run->run.name) << "' holds no steps and no timed events\n";
+        return Unreadable;
+    }
     return std::nullopt;
 }
 

@@ -90,7 +90,8 @@ int runQuery(const std::vector<std::string> &args, Streams io) {
                     case UserQuery::Value::Type::Integer: obj[key] = qint64(v.integer); break;
                     case UserQuery::Value::Type::Float: obj[key] = v.real; break;
                     case UserQuery::Value::Type::Null: obj[key] = QJsonValue::Null; break;
-                    case UserQuery::Value::Type::Text: obj[key] = QString::fromStdString(v.text); break;
+                    case UserQuery::Value::Type::Text:
+                    case UserQuery::Value::Type::Blob: obj[key] = QString::fromStdString(v.text); break;
                     }
                 }
             }

@@ -84,16 +84,23 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
     }
     if (summaryOut) *summaryOut = summary;
     if (!summary.anyImported()) {
-        if (summary.sources.empty() && summary.skipped.empty())
-            io.err << "stepscope: no files found in the given paths\n";
+        if (summary.sources.empty() && summary.skipped.empty()) {
+            std::string given;
+            for (const fs::path &in : inputs) given += (given.empty() ? "" : ", ") + printableText(in.string());
+            io.err << "stepscope: no files found in " << given << "\n";
+        }
         else if (summary.sources.empty())
             io.err << "stepscope: nothing readable: " << summary.skipped.size() << " file(s) skipped\n";
         return Unreadable;
     }
-    bool namedSkipped = false;
-    for (const ScannedFile &f : summary.skipped)
+    // Partial (3) when a file the user named was skipped, or one found in a folder could not be read
+    // at all (empty, a FIFO, a dangling link, a link out of the folder): something is missing.
+    bool namedSkipped = false, unreadableSkipped = false;
+    for (const ScannedFile &f : summary.skipped) {
+        unreadableSkipped = unreadableSkipped || f.unreadable;
         for (const fs::path &in : inputs) namedSkipped = namedSkipped || fs::path(in) == f.path;
-    return (summary.anyPartial() || namedSkipped) ? Partial : Ok;
+    }
+    return (summary.anyPartial() || namedSkipped || unreadableSkipped) ? Partial : Ok;
 }
 
 std::vector<std::string> InputSession::inputPaths() const {
@@ -129,6 +136,21 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
             if (verdict != "ok")
                 throw StoreError(inputs[0].string() + ": the session file is damaged (" + verdict +
                                  "); it cannot be read reliably — re-import its traces, or ask for a fresh copy");
+            // --run names a run of the session; one it does not hold is an error, never ignored.
+            if (!options.profileRun.empty() && options.profileRun != "all") {
+                std::string names;
+                bool found = false;
+                for (const RunRow &run : SessionReader(*s.m_store).runs()) {
+                    found = found || run.name == options.profileRun;
+                    names += (names.empty() ? "" : ", ") + printableText(run.name);
+                }
+                if (!found) {
+                    io.err << "stepscope: --run " << printableText(options.profileRun) << ": " << printableText(inputs[0].string())
+                           << " holds no run of that name (its runs: " << (names.empty() ? "none" : names) << ")\n";
+                    s.m_store.reset();
+                    s.m_exitCode = Usage;
+                }
+            }
             return s;
         }
         std::string error;

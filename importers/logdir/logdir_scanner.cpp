@@ -60,8 +60,9 @@ ScannedFile LogdirScanner::classify(const fs::path &file) const {
     if (!statted) return unreadable(file, "cannot read: " + pathErrorText(statErrno));
     if (!S_ISREG(st.st_mode)) return unreadable(file, S_ISDIR(st.st_mode) ? "is a folder" : fileTypeText(st.st_mode));
     out.sizeBytes = int64_t(st.st_size);
-    if (out.sizeBytes == 0) {
+    if (out.sizeBytes == 0) {  // a trace or log that was never written: a problem to warn about
         out.reason = "empty file (0 bytes)";
+        out.unreadable = true;
         return out;
     }
     std::string error;

@@ -88,8 +88,13 @@ bool NsysExport::hasText(int64_t id) const {
 std::string_view NsysExport::text(int64_t id) const {
     if (id >= 0 && id < int64_t(m_denseHas.size()) && m_denseHas[size_t(id)])
         return m_denseStrings[size_t(id)];
-    const auto it = m_sparseStrings.find(id);
-    return it != m_sparseStrings.end() ? std::string_view(it->second) : std::string_view();
+    if (const auto it = m_sparseStrings.find(id); it != m_sparseStrings.end()) return it->second;
+    static const std::string kMissing = "(a string missing from StringIds)";
+    auto missing = m_missingTexts.find(id);
+    if (missing != m_missingTexts.end()) return missing->second;
+    ++m_missingTextCount;  // ids past the placeholders' limit are counted once each time they are asked for
+    if (m_missingTexts.size() >= 10000) return kMissing;
+    return m_missingTexts.emplace(id, "string id " + std::to_string(id) + " (missing from StringIds)").first->second;
 }
 
 std::map<int64_t, std::string> NsysExport::enumLabels(const std::string &table) const {

@@ -42,7 +42,10 @@ public:
 
     // Loads StringIds. Ids are dense in practice; a sparse table falls back to a map.
     void loadStrings();
+    // The string of `id`; one StringIds does not hold reads as "string id N (missing from StringIds)"
+    // and is counted in missingTexts().
     std::string_view text(int64_t id) const;
+    int64_t missingTexts() const { return m_missingTextCount; }
     bool hasText(int64_t id) const;
 
     // `label` (else `name`) of each id in an ENUM_* table; empty when the table is absent.
@@ -68,6 +71,8 @@ private:
     std::vector<std::string> m_denseStrings;
     std::vector<uint8_t> m_denseHas;
     std::unordered_map<int64_t, std::string> m_sparseStrings;
+    mutable std::unordered_map<int64_t, std::string> m_missingTexts;  // placeholders, by id (the first 10,000)
+    mutable int64_t m_missingTextCount = 0;                           // distinct ids asked for and missing
 };
 
 } // namespace stepscope

@@ -118,6 +118,11 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     bool partial = false;  // rows were skipped or a table the others need is absent
     try {
         epoch = ex->sessionStartEpochNs();
+        if (epoch && (*epoch <= -(int64_t(1) << 62) || *epoch >= (int64_t(1) << 62))) {  // beyond ±146 years
+            ctx.warn("TARGET_INFO_SESSION_START_TIME", "capture start time " + std::to_string(*epoch) +
+                                                           " ns is out of range: ignored, times are relative to the capture");
+            epoch.reset();
+        }
         header.baseTimeNs = epoch;
         for (const NsysGpu &g : ex->gpus())
             header.devices.push_back({g.id, g.name, g.totalMemory});
@@ -130,7 +135,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         ctx.error("", readError);
     }
     header.framework = std::string();  // nsys does not say which framework ran
-    if (!epoch)
+    if (!epoch && !ex->sessionStartEpochNs())
         ctx.warn("TARGET_INFO_SESSION_START_TIME", "no capture start time: times are relative to the capture");
     // One log row per table the export lacks: what it would have held, and with which nsys option.
     static const std::map<std::string, std::string> kWhat = {
@@ -168,6 +173,18 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
                  std::to_string(n.unplacedSyncs) + " synchronization records without the runtime call that waited: not shown");
     if (n.badRows > 0) {
         ctx.warn("", std::to_string(n.badRows) + " rows without a start, thread or device: skipped");
+        partial = true;
+    }
+    if (n.badTimes > 0) {
+        ctx.warn("", std::to_string(n.badTimes) + " rows whose start or end is not a whole number of ns within ±2^62 "
+                     "(text, a real number, or near the int64 limit): skipped");
+        partial = true;
+    }
+    if (n.endBeforeStart > 0)
+        ctx.warn("", std::to_string(n.endBeforeStart) + " rows that end before they start: kept with duration 0");
+    if (ex->missingTexts() > 0) {
+        ctx.warn("StringIds", std::to_string(ex->missingTexts()) + " names refer to string ids that StringIds does not "
+                 "hold: shown as 'string id N (missing from StringIds)'");
         partial = true;
     }
 

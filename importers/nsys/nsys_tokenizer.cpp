@@ -190,7 +190,11 @@ bool NsysTokenizer::readGpuWork(const std::string &table, char kind) {
             ++m_counts.badRows;
             continue;
         }
-        const int64_t start = st.columnInt(0), end = st.columnInt(1), device = st.columnInt(2);
+        int64_t start = 0;
+        std::optional<int64_t> endTime;
+        if (!readTimes(st, 0, 1, start, endTime))
+            continue;
+        const int64_t end = endTime.value_or(start), device = st.columnInt(2);
         const int64_t streamId = st.columnIsNull(3) ? 0 : st.columnInt(3);
         const int64_t pid = st.columnIsNull(5) ? 0 : NsysExport::pidOf(st.columnInt(5));
         if (gpuPid.empty() || device != lastDevice || streamId != lastStream) {  // rows come in runs per stream
@@ -290,8 +294,10 @@ bool NsysTokenizer::readSyncRecords() {
             continue;
         }
         PendingSync s;
-        s.start = st.columnInt(0);
-        s.end = st.columnInt(1);
+        std::optional<int64_t> syncEnd;
+        if (!readTimes(st, 0, 1, s.start, syncEnd))
+            continue;
+        s.end = syncEnd.value_or(s.start);
         s.pid = st.columnIsNull(3) ? 0 : NsysExport::pidOf(st.columnInt(3));
         s.correlation = qualified(st.columnInt(2), s.pid);
         s.syncType = st.columnIsNull(4) ? 0 : st.columnInt(4);
@@ -345,6 +351,29 @@ ChromeEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::strin
     return e;
 }
 
+bool NsysTokenizer::readTimes(const SqliteStatement &st, int startCol, int endCol, int64_t &start, std::optional<int64_t> &end) {
+    constexpr int64_t kLimit = int64_t(1) << 62;  // ±146 years in ns: sums of two stay inside int64
+    const auto time = [&](int col, int64_t &out) {
+        if (st.columnType(col) != SQLITE_INTEGER) return false;  // text or a real read as a number would be a guess
+        out = st.columnInt(col);
+        return out > -kLimit && out < kLimit;
+    };
+    end.reset();
+    int64_t e = 0;
+    if (!time(startCol, start) || (endCol >= 0 && !time(endCol, e))) {
+        ++m_counts.badTimes;
+        return false;
+    }
+    if (endCol >= 0) {
+        if (e < start) {
+            ++m_counts.endBeforeStart;
+            e = start;
+        }
+        end = e;
+    }
+    return true;
+}
+
 bool NsysTokenizer::readApiCalls(const std::string &table, const char *category, int64_t &count) {
     if (!m_ex.hasTable(table))
         return true;
@@ -361,6 +390,10 @@ bool NsysTokenizer::readApiCalls(const std::string &table, const char *category,
             ++m_counts.badRows;
             continue;
         }
+        int64_t callStart = 0;
+        std::optional<int64_t> callEnd;
+        if (!readTimes(st, 0, st.columnIsNull(1) ? -1 : 1, callStart, callEnd))
+            continue;
         const int64_t globalTid = st.columnInt(2), nameId = st.columnInt(3);
         auto name = m_apiNames.find(nameId);
         if (name == m_apiNames.end())
@@ -375,8 +408,7 @@ bool NsysTokenizer::readApiCalls(const std::string &table, const char *category,
             if (auto w = m_syncWaiter.find(*corr); w != m_syncWaiter.end())
                 w->second = globalTid;
         }
-        ChromeEvent &e = hostEvent('X', name->second, category, globalTid, st.columnInt(0),
-                                   st.columnIsNull(1) ? std::optional<int64_t>() : std::optional<int64_t>(st.columnInt(1)), args);
+        ChromeEvent &e = hostEvent('X', name->second, category, globalTid, callStart, callEnd, args);
         if (corr) {
             e.correlation = corr;
             if (m_launched.count(*corr)) {  // the flow to the kernel, memcpy or memset it launched
@@ -415,6 +447,11 @@ bool NsysTokenizer::readNvtx() {
             ++m_counts.badRows;
             continue;
         }
+        const bool open = st.columnIsNull(1);  // a range still open when the capture ended
+        int64_t rangeStart = 0;
+        std::optional<int64_t> rangeEnd;
+        if (!readTimes(st, 0, open ? -1 : 1, rangeStart, rangeEnd))
+            continue;
         const int64_t type = st.columnInt(2);
         m_name = !st.columnIsNull(4) ? st.columnText(4) : !st.columnIsNull(5) ? std::string(m_ex.text(st.columnInt(5))) : std::string();
         args.clear();
@@ -426,7 +463,7 @@ bool NsysTokenizer::readNvtx() {
             }
         }
         if (type == kNvtxMark) {
-            m_buf.add(hostEvent('i', m_name, "nvtx", st.columnInt(3), st.columnInt(0), std::nullopt, args));
+            m_buf.add(hostEvent('i', m_name, "nvtx", st.columnInt(3), rangeStart, std::nullopt, args));
             ++m_counts.nvtxMarks;
             continue;
         }
@@ -435,9 +472,7 @@ bool NsysTokenizer::readNvtx() {
             step = m_stepTexts.emplace(m_name, m_steps.match(m_name).has_value()).first;
         // A range still open when the capture ended has no end: a begin without an end, which the
         // buffer keeps running to the end of the trace (and counts).
-        const bool open = st.columnIsNull(1);
-        m_buf.add(hostEvent(open ? 'B' : 'X', m_name, step->second ? "step" : "nvtx", st.columnInt(3), st.columnInt(0),
-                            open ? std::optional<int64_t>() : std::optional<int64_t>(st.columnInt(1)), args));
+        m_buf.add(hostEvent(open ? 'B' : 'X', m_name, step->second ? "step" : "nvtx", st.columnInt(3), rangeStart, rangeEnd, args));
         ++m_counts.nvtxRanges;
     }
     return true;

@@ -26,6 +26,9 @@ namespace stepscope {
 struct NsysEventCounts {
     int64_t kernels = 0, memcpys = 0, memsets = 0, runtime = 0, driver = 0, syncs = 0, nvtxRanges = 0,
             nvtxMarks = 0, osrt = 0, cudnn = 0, cublas = 0, unplacedSyncs = 0, badRows = 0;
+    // Rows whose start or end is not a whole number (text, a real) or lies beyond ±2^62 ns (146
+    // years) of the capture: skipped. Rows that end before they start: kept as instants (duration 0).
+    int64_t badTimes = 0, endBeforeStart = 0;
     int64_t total() const {
         return kernels + memcpys + memsets + runtime + driver + syncs + nvtxRanges + nvtxMarks + osrt + cudnn + cublas;
     }
@@ -66,6 +69,9 @@ private:
     ChromeEvent &hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid, int64_t start,
                            std::optional<int64_t> end, std::string_view args = {});
     bool tick();  // counts a row; polls cancel and reports progress
+    // Columns startCol and endCol (endCol < 0: none) of a row as times: false (counted in badTimes)
+    // when one is not an integer in range; an end before the start is counted and set to the start.
+    bool readTimes(const SqliteStatement &st, int startCol, int endCol, int64_t &start, std::optional<int64_t> &end);
 
     NsysExport &m_ex;
     ChromeTraceParser &m_buf;

@@ -75,10 +75,21 @@ bool UserQuery::next(std::vector<Value> &row) {
         case SQLITE_INTEGER: v.type = Value::Type::Integer; v.integer = sqlite3_column_int64(m_stmt, col); break;
         case SQLITE_FLOAT: v.type = Value::Type::Float; v.real = sqlite3_column_double(m_stmt, col); break;
         case SQLITE_NULL: v.type = Value::Type::Null; break;
+        case SQLITE_BLOB: v.type = Value::Type::Blob; break;
         default: v.type = Value::Type::Text; break;
         }
+        if (v.type == Value::Type::Blob) {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(m_stmt, col));
+            const size_t n = size_t(sqlite3_column_bytes(m_stmt, col));
+            v.text.assign("X'");
+            v.text.reserve(n * 2 + 3);
+            for (size_t i = 0; i < n; ++i) v.text += kHex[bytes[i] >> 4], v.text += kHex[bytes[i] & 15];
+            v.text += '\'';
+            continue;
+        }
         const char *txt = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
-        v.text = txt ? txt : "";
+        v.text.assign(txt ? txt : "", txt ? size_t(sqlite3_column_bytes(m_stmt, col)) : 0);
     }
     return true;
 }

@@ -27,11 +27,13 @@ public:
         Several,  // more than one statement
     };
     struct Value {
-        enum class Type { Null, Integer, Float, Text };
+        enum class Type { Null, Integer, Float, Text, Blob };
         Type type = Type::Null;
         int64_t integer = 0;
         double real = 0;
-        std::string text;  // every non-NULL value as SQLite prints it
+        // Every non-NULL value as SQLite prints it, text whole (NUL bytes included); a blob as the SQL
+        // literal X'0A1B…' (upper-case hex), never cut at its first zero byte.
+        std::string text;
     };
 
     // Prepares `sql` on the store's connection (which it restricts: no ATTACH, the authorizer).

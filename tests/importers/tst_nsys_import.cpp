@@ -246,6 +246,37 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid 
         QVERIFY(test::importLog(*r.store).contains("2 processes launched kernels"));
     }
 
+    // Hostile times and names (issue #36): a kernel with start/end near 9.22e18 and text in a time
+    // column were imported with 0 warnings; ends before starts were clamped silently; names whose
+    // StringIds row is missing came out nameless; a capture start near the int64 limit overflowed.
+    void hostileTimesAndNamesAreWarned() {
+        QTemporaryDir dir;
+        const auto r = importNsys(makeExport(dir, "hostile.sqlite", R"(
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER);
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (9223372036854775000);
+INSERT INTO StringIds VALUES (1, 'good_kernel');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES
+  (100, 200, 0, 7, 1, 0, 1, 1),
+  (9223372036854775000, 9223372036854775800, 0, 7, 2, 0, 1, 1),
+  ('150 µs', '170', 0, 7, 3, 0, 1, 1),
+  (300, 250, 0, 7, 4, 0, 1, 1),
+  (400, 450, 0, 7, 5, 0, 42, 42);
+)"));
+        QCOMPARE(int(r.result.status), int(SourceStatus::Partial));
+        // The good kernel, the one ending before it starts (duration 0), the one with a missing name.
+        QCOMPARE(rows(r, "SELECT name, start_ns, dur_ns FROM v_slice ORDER BY start_ns"),
+                 QStringList({"good_kernel|100|100", "good_kernel|300|0", "string id 42 (missing from StringIds)|400|50"}));
+        const QString log = test::importLog(*r.store);
+        QVERIFY2(log.contains("capture start time 9223372036854775000 ns is out of range: ignored"), qPrintable(log));
+        QVERIFY2(log.contains("2 rows whose start or end is not a whole number of ns within ±2^62"), qPrintable(log));
+        QVERIFY2(log.contains("1 rows that end before they start: kept with duration 0"), qPrintable(log));
+        QVERIFY2(log.contains("1 names refer to string ids that StringIds does not hold"), qPrintable(log));
+        QCOMPARE(rows(r, "SELECT typeof(start_ns) FROM v_slice GROUP BY 1"), QStringList({"integer"}));
+    }
+
     void cancel() {
         QTemporaryDir dir;
         std::string sql = kBase + std::string("BEGIN;\n");

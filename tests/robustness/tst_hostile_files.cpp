@@ -154,6 +154,61 @@ private slots:
         QVERIFY(plain.immutable() && !plain.readThroughCopy());
     }
 
+    // query printed text and blobs up to their first NUL byte (issue #36): text is printed whole,
+    // a blob as its SQL literal in hex.
+    void queryPrintsNulBytesAndBlobsWhole() {
+        const std::string session = path("nul.stepscope");
+        QCOMPARE(test::runCli({"import", trace(), "-o", session, "--no-analysis"}).code, 0);
+        const std::string sql = "SELECT 'a' || char(0) || 'b' AS t, x'00ff10' AS b, zeroblob(2) AS z";
+        const auto csv = test::runCli({"query", session, sql});
+        QCOMPARE(csv.code, 0);
+        QCOMPARE(csv.out, std::string("t,b,z\na\0b,X'00FF10',X'0000'\n", 28));
+        const auto json = test::runCli({"query", session, sql, "--format", "json"});
+        QCOMPARE(json.code, 0);
+        QVERIFY2(json.out.find(R"({"b":"X'00FF10'","t":"a\u0000b","z":"X'0000'"})") != std::string::npos, json.out.c_str());
+    }
+
+    // `--run NAME` naming no run of a session was ignored by report and export (issue #36).
+    void runThatIsNotThereIsAnError() {
+        const std::string session = path("runs.stepscope");
+        QCOMPARE(test::runCli({"import", trace(), "-o", session, "--no-analysis"}).code, 0);
+        for (const std::vector<std::string> &args :
+             {std::vector<std::string>{"report", session, "--run", "nosuchrun"},
+              std::vector<std::string>{"export", session, "--run", "nosuchrun", "--view", "timeline", "-o", path("r.png")}}) {
+            const auto r = test::runCli(args);
+            QCOMPARE(r.code, 1);
+            QVERIFY2(QString::fromStdString(r.err).contains(QString::fromStdString("--run nosuchrun: " + session + " holds no run of that name (its runs: ")),
+                     r.err.c_str());
+        }
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(path("r.png"))));
+        QCOMPARE(test::runCli({"report", session, "--run", "all"}).code, 0);
+    }
+
+    // Silent success on bad input (issue #36): a compare against an empty trace said "100 % faster"
+    // with exit 0; a 0-byte rank file in a folder gave exit 0; "no files found" named no folder.
+    void emptyInputsAreNotSuccess() {
+        const std::string empty = path("empty.pt.trace.json");
+        std::ofstream(empty) << R"({"traceEvents":[]})";
+        const auto r = test::runCli({"compare", trace(), empty});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromStdString(r.err).contains(QString::fromStdString("the new side (" + empty + ") has nothing to compare")), r.err.c_str());
+
+        const std::string job = path("job");
+        std::filesystem::create_directories(job);
+        std::filesystem::copy_file(trace(), job + "/rank-0.pt.trace.json");
+        std::ofstream(job + "/rank-1.pt.trace.json");  // 0 bytes
+        const auto imported = test::runCli({"import", job, "-o", path("job.stepscope"), "--no-analysis"});
+        QCOMPARE(imported.code, 3);  // partial: a rank is missing
+        const auto log = test::runCli({"query", path("job.stepscope"), "SELECT severity, message FROM import_log WHERE file LIKE '%rank-1%'"});
+        QVERIFY2(QString::fromStdString(log.out).contains("warning,skipped: empty file (0 bytes)"), log.out.c_str());
+
+        const std::string nothing = path("nothing_here");
+        std::filesystem::create_directories(nothing);
+        const auto none = test::runCli({"import", nothing, "-o", path("none.stepscope")});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(QString::fromStdString(none.err).contains(QString::fromStdString("no files found in " + nothing)), none.err.c_str());
+    }
+
     void queryOnAFifoIsRefused() {
         // Was: blocked forever opening the FIFO to read its header.
         const std::string fifo = path("session.fifo");
