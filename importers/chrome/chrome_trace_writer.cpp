@@ -4,6 +4,7 @@
 #include "importers/chrome/chrome_trace_writer.h"
 
 #include "importers/chrome/json_scan.h"
+#include "models/store/ns_range.h"
 #include "models/store/rank_in_name.h"
 #include "models/store/train_function_steps.h"
 #include "importers/common/slice_nester.h"
@@ -90,11 +91,23 @@ bool ChromeTraceWriter::write() {
 }
 
 void ChromeTraceWriter::decideTimeBase() {
-    if (m_header.baseTimeNs) {  // Kineto ≥ 2024: ts is relative to it
-        m_run.timeBaseNs = *m_header.baseTimeNs;
+    // A base beyond ±2^62 ns (a tampered or broken header) would overflow every time added to it.
+    std::optional<int64_t> base = m_header.baseTimeNs;
+    if (base && !timeInRange(*base)) {
+        m_ctx.warn("baseTimeNanoseconds", "time base " + std::to_string(*base) +
+                                               " ns is out of range (beyond ±2^62 ns): ignored, times are relative to the trace");
+        base.reset();
+    }
+    std::optional<int64_t> epochStartUs = m_buf.epochStartUs();
+    if (epochStartUs && !(*epochStartUs > -kTimeLimitNs / 1000 && *epochStartUs < kTimeLimitNs / 1000)) {
+        m_ctx.warn("", "epoch start " + std::to_string(*epochStartUs) + " µs is out of range (beyond ±2^62 ns): ignored");
+        epochStartUs.reset();
+    }
+    if (base) {  // Kineto ≥ 2024: ts is relative to it
+        m_run.timeBaseNs = *base;
         m_run.hasEpoch = true;
-    } else if (m_buf.epochStartUs()) {  // SageMaker framework timelines
-        m_run.timeBaseNs = *m_buf.epochStartUs() * 1000;
+    } else if (epochStartUs) {  // SageMaker framework timelines
+        m_run.timeBaseNs = *epochStartUs * 1000;
         m_run.hasEpoch = true;
     } else if (m_buf.hasTimes() && m_buf.minTs() > kEpochThresholdNs) {  // absolute epoch µs
         m_shift = m_buf.minTs();

@@ -3,8 +3,9 @@
 #include "importers/chrome/chrome_trace_parser.h"
 #include "importers/chrome/chrome_trace_writer.h"
 #include "importers/common/local_string_table.h"
-#include "importers/nsys/nsys_tokenizer.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
+#include "importers/nsys/nsys_tokenizer.h"
+#include "models/store/ns_range.h"
 #include "models/store/session_connection.h"
 
 #include <map>
@@ -118,7 +119,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     bool partial = false;  // rows were skipped or a table the others need is absent
     try {
         epoch = ex->sessionStartEpochNs();
-        if (epoch && (*epoch <= -(int64_t(1) << 62) || *epoch >= (int64_t(1) << 62))) {  // beyond ±146 years
+        if (epoch && !timeInRange(*epoch)) {  // beyond ±2^62 ns, ±146 years
             ctx.warn("TARGET_INFO_SESSION_START_TIME", "capture start time " + std::to_string(*epoch) +
                                                            " ns is out of range: ignored, times are relative to the capture");
             epoch.reset();

@@ -1,6 +1,7 @@
 #include "importers/nsys/nsys_tokenizer.h"
 
 #include "importers/common/json_string.h"
+#include "models/store/ns_range.h"
 
 #include <array>
 #include <charconv>
@@ -352,11 +353,10 @@ ChromeEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::strin
 }
 
 bool NsysTokenizer::readTimes(const SqliteStatement &st, int startCol, int endCol, int64_t &start, std::optional<int64_t> &end) {
-    constexpr int64_t kLimit = int64_t(1) << 62;  // ±146 years in ns: sums of two stay inside int64
     const auto time = [&](int col, int64_t &out) {
         if (st.columnType(col) != SQLITE_INTEGER) return false;  // text or a real read as a number would be a guess
         out = st.columnInt(col);
-        return out > -kLimit && out < kLimit;
+        return timeInRange(out);
     };
     end.reset();
     int64_t e = 0;

@@ -7,6 +7,12 @@
 
 namespace stepscope {
 
+// The largest magnitude a time (or a time base) read from a file may have: ±2^62 ns, ±146 years
+// around 1970. Two such values add up inside int64, so offsets and bases never overflow; a file's
+// time beyond it is refused (or ignored) with a warning by the importer that reads it.
+inline constexpr int64_t kTimeLimitNs = int64_t(1) << 62;
+constexpr bool timeInRange(int64_t ns) { return ns > -kTimeLimitNs && ns < kTimeLimitNs; }
+
 struct NsRange {
     int64_t start = 0;
     int64_t end = 0;

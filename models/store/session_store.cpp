@@ -1,5 +1,7 @@
 #include "models/store/session_store.h"
 
+#include "models/store/ns_range.h"
+
 #include <QFile>
 
 // Q_INIT_RESOURCE must be used outside any namespace; the store is a static library, so its
@@ -92,6 +94,23 @@ SessionConnection SessionStore::openReadOnlyConnection(const std::filesystem::pa
     return conn;
 }
 
+namespace {
+// A run's time base is added to every time the session's views give (v_slice, v_step, ...): one
+// beyond ±2^62 ns (a tampered or damaged session; importers never write one) would overflow them
+// into floating point. Such a session is refused, naming the run.
+void checkTimeBases(sqlite3 *db) {
+    SqliteStatement has(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'");
+    if (!has.step()) return;
+    SqliteStatement st(db, "SELECT id, name, time_base_ns FROM run WHERE typeof(time_base_ns) != 'integer' "
+                           "OR time_base_ns <= ?1 OR time_base_ns >= ?2 LIMIT 1");
+    st.bind(1, -kTimeLimitNs);
+    st.bind(2, kTimeLimitNs);
+    if (st.step())
+        throw StoreError("run " + std::to_string(st.columnInt(0)) + " ('" + st.columnText(1) + "') has the time base " +
+                         st.columnText(2) + " ns, beyond ±2^62 ns: the session was altered or is damaged; re-import its traces");
+}
+} // namespace
+
 void SessionStore::open(const std::vector<Migration> &migrations) {
     const std::string where = m_path.string();
     // Throws "<file>: ..." itself; refuses files that are not Stepscope sessions before any write.
@@ -100,6 +119,7 @@ void SessionStore::open(const std::vector<Migration> &migrations) {
     try {
         if (m_mode == Mode::ReadWrite) openReadWrite(migrations);
         else checkReadOnly(db(), migrations);
+        checkTimeBases(db());
     } catch (const StoreError &e) {
         m_conn = SessionConnection();
         const std::string what = e.what();

@@ -5,6 +5,7 @@
 #include "importers/common/step_name_rules.h"
 #include "models/analysis/category_rules.h"
 #include "models/store/foreign_database.h"
+#include "models/store/session_store.h"
 #include "models/store/small_text_file.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
@@ -207,6 +208,37 @@ private slots:
         const auto none = test::runCli({"import", nothing, "-o", path("none.stepscope")});
         QCOMPARE(none.code, 2);
         QVERIFY2(QString::fromStdString(none.err).contains(QString::fromStdString("no files found in " + nothing)), none.err.c_str());
+    }
+
+    // Times near the int64 limit (issue #36): a Kineto baseTimeNanoseconds near 9.22e18 gave
+    // floating-point v_slice times; a tampered run.time_base_ns made report print wrapped sums and
+    // export run for minutes. The header's base is ignored with a warning; the tampered session is
+    // refused naming the run.
+    void timesNearTheInt64LimitAreRefused() {
+        const std::string file = path("base.pt.trace.json");
+        std::ofstream(file) << R"({"baseTimeNanoseconds": 9223372036854775000, "schemaVersion": 1, "traceEvents":[
+ {"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},
+ {"ph":"X","name":"aten::mm","cat":"cpu_op","pid":1,"tid":1,"ts":10,"dur":20}]})";
+        const std::string session = path("base.stepscope");
+        const auto r = test::runCli({"import", file, "-o", session, "--no-analysis"});
+        QVERIFY2(r.code == 0 || r.code == 3, r.err.c_str());
+        const auto log = test::runCli({"query", session, "SELECT message FROM import_log WHERE position = 'baseTimeNanoseconds'"});
+        QVERIFY2(QString::fromStdString(log.out).contains("time base 9223372036854775000 ns is out of range (beyond ±2^62 ns): ignored"),
+                 log.out.c_str());
+        const auto types = test::runCli({"query", session, "SELECT DISTINCT typeof(start_ns), max(start_ns) FROM v_slice"});
+        QCOMPARE(types.out, std::string("typeof(start_ns),max(start_ns)\ninteger,10000\n"));
+
+        {   // the session tampered by hand
+            SessionStore store(session);
+            sqliteExec(store.db(), "UPDATE run SET time_base_ns = 9223372036854775000");
+        }
+        for (const std::vector<std::string> &args : {std::vector<std::string>{"report", session},
+                                                     std::vector<std::string>{"export", session, "--view", "timeline", "-o", path("t.png")}}) {
+            const auto refused = test::runCli(args);
+            QCOMPARE(refused.code, 2);
+            QVERIFY2(QString::fromStdString(refused.err).contains("has the time base 9223372036854775000 ns, beyond ±2^62 ns: the session was altered"),
+                     refused.err.c_str());
+        }
     }
 
     void queryOnAFifoIsRefused() {
