@@ -8,10 +8,13 @@
 #include "app/cli/input_session.h"
 #include "app/cli/output_file.h"
 #include "app/cli/temp_session.h"
+#include "importers/logdir/path_problem.h"
 #include "models/analysis/derived_results.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
+
+#include <sys/stat.h>
 
 #include <ostream>
 
@@ -113,6 +116,14 @@ int runImport(const std::vector<std::string> &args, Streams io) {
     }
     if (const std::string why = OutputFile::refuseIfInput(*output, a.positional()); !why.empty()) {
         io.err << "stepscope import: " << why << "\n";
+        return Usage;
+    }
+    // A session is a regular file: -o naming a FIFO, device or folder would reach SQLite as a bare
+    // "disk I/O error" or "unable to open database file".
+    if (struct stat st {}; ::stat(output->c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        const std::string type = fileTypeText(st.st_mode);
+        io.err << "stepscope import: -o " << printableText(*output) << " is " << (type.empty() ? "a folder" : type)
+               << ", not a session file: name a .stepscope file\n";
         return Usage;
     }
     std::error_code ec;

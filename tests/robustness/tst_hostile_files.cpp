@@ -241,6 +241,19 @@ private slots:
         }
     }
 
+    // `import -o` at a FIFO answered SQLite's "disk I/O error" (issue #36).
+    void importOutputThatIsNoFileIsAUsageError() {
+        const std::string fifo = path("out.fifo");
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const auto r = test::runCli({"import", trace(), "-o", fifo});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(QString::fromStdString(r.err),
+                 QString::fromStdString("stepscope import: -o " + fifo + " is not a regular file (FIFO), not a session file: name a .stepscope file\n"));
+        const auto dir = test::runCli({"import", trace(), "-o", m_dir.path().toStdString()});
+        QCOMPARE(dir.code, 1);
+        QVERIFY2(QString::fromStdString(dir.err).contains(" is a folder, not a session file"), dir.err.c_str());
+    }
+
     void queryOnAFifoIsRefused() {
         // Was: blocked forever opening the FIFO to read its header.
         const std::string fifo = path("session.fifo");
