@@ -1,7 +1,12 @@
 #include "models/store/session_connection.h"
 
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <system_error>
@@ -12,6 +17,34 @@ namespace stepscope {
 namespace fs = std::filesystem;
 
 namespace {
+
+// SQLite says "unable to open database file" or "attempt to write a readonly database" whatever the
+// cause; the path says which: " (its folder /x does not exist)", " (a symbolic link loop in the
+// path)", " (on a read-only file system)", ...
+std::string whyNotOpened(const fs::path &file, SessionConnection::Access access) {
+    const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    struct stat st {};
+    if (::stat(folder.c_str(), &st) != 0) {
+        if (errno == ELOOP) return " (a symbolic link loop in its path)";
+        if (errno == ENOENT) return " (its folder " + folder.string() + " does not exist)";
+        if (errno == ENOTDIR) return " (a part of its path is not a folder)";
+        return " (its folder " + folder.string() + ": " + std::strerror(errno) + ")";
+    }
+    if (!S_ISDIR(st.st_mode)) return " (" + folder.string() + " is not a folder)";
+    if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return " (it is not a regular file)";
+    struct statvfs fsStat {};
+    if (access == SessionConnection::Access::ReadWrite && ::statvfs(folder.c_str(), &fsStat) == 0 && (fsStat.f_flag & ST_RDONLY))
+        return " (" + folder.string() + " is on a read-only file system)";
+    if (access == SessionConnection::Access::ReadWrite && ::access(folder.c_str(), W_OK) != 0)
+        return " (the folder " + folder.string() + " is not writable for this user)";
+    if (access == SessionConnection::Access::ReadWrite && ::access(file.c_str(), F_OK) == 0 && ::access(file.c_str(), W_OK) != 0)
+        return " (the file is not writable for this user)";
+    const std::string journal = file.string() + "-journal";
+    if (::access(journal.c_str(), F_OK) == 0)
+        return " (" + journal + " is the hot journal of a writer that was killed: open the session where it can be "
+               "written once, so SQLite can roll it back)";
+    return {};
+}
 
 constexpr int kBusyTimeoutMs = int(SessionConnection::kBusyTimeout.count());
 // A checkpoint after a user's edit must not freeze the window behind a long background read: it
@@ -168,6 +201,7 @@ SessionConnection SessionConnection::open(const fs::path &file, Access access) {
         c.close();
         if ((rc & 0xff) == SQLITE_NOTADB) throw StoreError(where + ": not a Stepscope session (" + error + ")");
         if ((rc & 0xff) == SQLITE_CORRUPT) error += " (the session file is damaged)";
+        if ((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) error += whyNotOpened(file, access);
         throw StoreError(where + ": cannot open session: " + error);
     }
     const bool ours = id.applicationId == kStepscopeApplicationId;

@@ -7,6 +7,7 @@
 #include "models/store/foreign_database.h"
 #include "models/store/session_store.h"
 #include "models/store/small_text_file.h"
+#include "tests/child_process.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
 
@@ -252,6 +253,40 @@ private slots:
         const auto dir = test::runCli({"import", trace(), "-o", m_dir.path().toStdString()});
         QCOMPARE(dir.code, 1);
         QVERIFY2(QString::fromStdString(dir.err).contains(" is a folder, not a session file"), dir.err.c_str());
+    }
+
+    // SQLite's "unable to open database file" / "attempt to write a readonly database" said nothing
+    // of the cause (issue #36): the message now names it.
+    void sessionThatCannotBeOpenedSaysWhy() {
+        const std::string loop = path("loop_a");
+        std::filesystem::create_symlink(path("loop_b"), loop);
+        std::filesystem::create_symlink(loop, path("loop_b"));
+        std::ofstream(path("plain_file")) << "x";
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {path("no_such_folder/s.stepscope"), "unable to open database file (its folder " + path("no_such_folder") + " does not exist)"},
+            {loop + "/s.stepscope", "unable to open database file (a symbolic link loop in its path)"},
+            {path("plain_file/s.stepscope"), "unable to open database file (" + path("plain_file") + " is not a folder)"}};
+        for (const auto &[out, why] : cases) {
+            const auto r = test::runCli({"import", trace(), "-o", out});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(QString::fromStdString(r.err).contains(QString::fromStdString(out + ": cannot open session: " + why)), r.err.c_str());
+        }
+        // A folder this user may not write (root writes anywhere: the check runs as nobody).
+        const std::string locked = path("locked");
+        std::filesystem::create_directories(locked);
+        const std::string input = trace();
+        std::filesystem::permissions(m_dir.path().toStdString(), std::filesystem::perms(0755));
+        std::filesystem::permissions(input, std::filesystem::perms(0644));
+        std::filesystem::permissions(locked, std::filesystem::perms(0555));
+        const auto child = test::runInChild([&](int &) {
+            const auto r = test::runCli({"import", input, "-o", locked + "/s.stepscope"});
+            return std::to_string(r.code) + "|" + r.err;
+        }, true);
+        std::filesystem::permissions(locked, std::filesystem::perms(0755));
+        if (!child) QSKIP("cannot drop privileges here to check the unwritable folder");
+        QVERIFY2(QString::fromStdString(child->out).startsWith("2|"), child->out.c_str());
+        QVERIFY2(QString::fromStdString(child->out).contains(QString::fromStdString("(the folder " + locked + " is not writable for this user)")),
+                 child->out.c_str());
     }
 
     void queryOnAFifoIsRefused() {
