@@ -10,14 +10,19 @@
 #include "tests/child_process.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
+#include "views/export/view_exporter.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QLabel>
 #include <QtTest>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <csignal>
 #include <fstream>
+#include <random>
 #include <set>
 
 using namespace stepscope;
@@ -287,6 +292,36 @@ private slots:
         QVERIFY2(QString::fromStdString(child->out).startsWith("2|"), child->out.c_str());
         QVERIFY2(QString::fromStdString(child->out).contains(QString::fromStdString("(the folder " + locked + " is not writable for this user)")),
                  child->out.c_str());
+    }
+
+    // A picture onto a full disk (issue #36): the reason is given and no partial file is left. The
+    // file-size limit stands in for the full disk (SIGXFSZ ignored: writes fail with EFBIG).
+    void pictureOntoAFullDiskLeavesNoPartialFile() {
+        QImage noise(900, 700, QImage::Format_RGB32);  // does not compress: a PNG of about 2 MB
+        std::mt19937 rng(7);
+        for (int y = 0; y < noise.height(); ++y)
+            for (int x = 0; x < noise.width(); ++x) noise.setPixel(x, y, rng());
+        QLabel widget;
+        widget.setPixmap(QPixmap::fromImage(noise));
+        widget.resize(noise.size());
+        const QString folder = m_dir.filePath(QStringLiteral("full"));
+        QDir().mkpath(folder);
+        for (const char *name : {"p.png", "p.pdf", "p.svg"}) {
+            const QString file = folder + "/" + name;
+            const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+            struct rlimit old {};
+            ::getrlimit(RLIMIT_FSIZE, &old);
+            struct rlimit small = old;
+            small.rlim_cur = 64 * 1024;
+            ::setrlimit(RLIMIT_FSIZE, &small);
+            const QString error = ViewExporter::exportWidget(&widget, file);
+            ::setrlimit(RLIMIT_FSIZE, &old);
+            std::signal(SIGXFSZ, oldHandler);
+            QVERIFY2(error.startsWith(file + ": cannot write ") && error.endsWith("; nothing was written"), qPrintable(error));
+            QVERIFY2(QDir(folder).entryList(QDir::Files | QDir::Hidden).isEmpty(), qPrintable(QDir(folder).entryList().join(',')));
+        }
+        QCOMPARE(ViewExporter::exportWidget(&widget, folder + "/ok.png"), QString());  // with room, written
+        QVERIFY(QFileInfo(folder + "/ok.png").size() > 64 * 1024);
     }
 
     void queryOnAFifoIsRefused() {

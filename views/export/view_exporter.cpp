@@ -9,10 +9,12 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QPicture>
+#include <QSaveFile>
 #include <QWidget>
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <functional>
 
 namespace stepscope {
 
@@ -182,6 +184,23 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, double 
     return exportWidget(widget, file, o);
 }
 
+namespace {
+// Writes a picture through a temporary file beside `file`, renamed over it only once whole: a full
+// disk, a quota or a vanished folder leaves no partial picture, and the error says why.
+QString writeWhole(const QString &file, const char *what, const std::function<bool(QIODevice &)> &fill) {
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: cannot write %2: %3").arg(file, QLatin1String(what), out.errorString());
+    if (!fill(out) || !out.commit()) {
+        const QString reason = out.errorString();
+        out.cancelWriting();
+        return QStringLiteral("%1: cannot write %2: %3; nothing was written")
+            .arg(file, QLatin1String(what), reason.isEmpty() ? QStringLiteral("write failed") : reason);
+    }
+    return QString();
+}
+} // namespace
+
 bool ViewExporter::writesFormatOf(const QString &file) {
     static const QStringList kSuffixes = {QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
                                           QStringLiteral("svg"), QStringLiteral("pdf")};
@@ -203,7 +222,8 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const E
         QPainter p(&image);
         paint(p, widget, d);
         p.end();
-        return image.save(file) ? QString() : QStringLiteral("%1: cannot write image").arg(file);
+        const QByteArray format = suffix == "png" ? QByteArrayLiteral("PNG") : QByteArrayLiteral("JPG");
+        return writeWhole(file, "image", [&](QIODevice &out) { return image.save(&out, format.constData()); });
     }
     if (suffix == "svg") {
         // Written to memory first: text from files may hold control characters, which QSvgGenerator
@@ -222,14 +242,13 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const E
         if (!p.begin(&svg)) return QStringLiteral("%1: cannot write SVG").arg(file);
         paint(p, widget, d);
         p.end();
-        QFile out(file);
         const QByteArray xml = xmlSafe(buffer.data());
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(xml) != xml.size() || !out.flush())
-            return QStringLiteral("%1: cannot write SVG: %2").arg(file, out.errorString());
-        return QString();
+        return writeWhole(file, "SVG", [&](QIODevice &out) { return out.write(xml) == xml.size(); });
     }
     if (suffix == "pdf") {
-        QPdfWriter pdf(file);
+        QBuffer bytes;  // painted to memory, then written whole: a full disk leaves no half PDF
+        bytes.open(QIODevice::WriteOnly);
+        QPdfWriter pdf(&bytes);
         pdf.setTitle(docTitle);
         pdf.setCreator(QStringLiteral("Stepscope"));
         pdf.setResolution(widget->logicalDpiX());
@@ -241,7 +260,8 @@ QString ViewExporter::exportWidget(QWidget *widget, const QString &file, const E
         p.scale(sx, sx);
         paint(p, widget, d);
         p.end();
-        return QFileInfo(file).size() > 0 ? QString() : QStringLiteral("%1: cannot write PDF").arg(file);
+        if (bytes.data().isEmpty()) return QStringLiteral("%1: cannot write PDF").arg(file);
+        return writeWhole(file, "PDF", [&](QIODevice &out) { return out.write(bytes.data()) == bytes.data().size(); });
     }
     return QStringLiteral("%1: unknown picture format '%2' (png, svg or pdf)").arg(file, suffix);
 }
