@@ -8,12 +8,31 @@
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
 
+#include <sys/statvfs.h>
+
 #include <fstream>
 #include <ostream>
 
 namespace stepscope::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+// When writing the scratch session failed ("disk I/O error", "database or disk is full"): the
+// folder it is in, $TMPDIR's, is named with its free space, since the user named no such file.
+std::string scratchWriteHint(const fs::path &scratch, const std::string &error) {
+    if (scratch.empty() || (error.find("disk I/O error") == std::string::npos && error.find("disk is full") == std::string::npos))
+        return {};
+    const fs::path folder = scratch.parent_path();
+    std::string free;
+    struct statvfs st {};
+    if (::statvfs(folder.c_str(), &st) == 0)
+        free = ", " + std::to_string(uint64_t(st.f_bavail) * uint64_t(st.f_frsize) / (1024 * 1024)) + " MiB free there";
+    return "\n  (that is the scratch session this command builds in the temporary folder " + printableText(folder.string()) +
+           " — TMPDIR" + free + ": it could not be written; set TMPDIR to a folder with room, or import once with "
+           "`stepscope import … -o S.stepscope` and use S)";
+}
+} // namespace
 
 bool isSessionFile(const fs::path &file) {
     std::error_code ec;
@@ -166,7 +185,7 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
         s.m_summary = summary;
         if (s.m_exitCode == Unreadable || s.m_exitCode == Usage) s.m_store.reset();
     } catch (const StoreError &e) {
-        io.err << "stepscope: " << printableText(e.what()) << "\n";
+        io.err << "stepscope: " << printableText(e.what()) << scratchWriteHint(s.m_tempFile, e.what()) << "\n";
         s.m_store.reset();
         s.m_exitCode = Unreadable;
     }

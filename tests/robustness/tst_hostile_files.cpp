@@ -2,6 +2,7 @@
 // (issue #36): a rules table that never ends (/dev/zero), is a FIFO or is far too big, and `query` on
 // a FIFO. Each is refused at once with the file and the reason; nothing blocks or grows without end.
 
+#include "app/synth/synthetic_profile_generator.h"
 #include "importers/common/step_name_rules.h"
 #include "models/analysis/category_rules.h"
 #include "models/store/foreign_database.h"
@@ -322,6 +323,35 @@ private slots:
         }
         QCOMPARE(ViewExporter::exportWidget(&widget, folder + "/ok.png"), QString());  // with room, written
         QVERIFY(QFileInfo(folder + "/ok.png").size() > 64 * 1024);
+    }
+
+    // "database or disk is full" / "disk I/O error" when it is TMPDIR that cannot take the scratch
+    // session (issue #36): the message names that folder and what to do. The file-size limit stands
+    // in for the full TMPDIR.
+    void fullTmpdirIsNamed() {
+        const std::string tmp = path("tmpdir");
+        std::filesystem::create_directories(tmp);
+        synth::SyntheticProfileOptions o;
+        o.targetEvents = 60000;
+        const std::string big = path("big.pt.trace.json.gz");
+        synth::writeTrace(o, big);
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", QByteArray::fromStdString(tmp));
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit old {};
+        ::getrlimit(RLIMIT_FSIZE, &old);
+        struct rlimit small = old;
+        small.rlim_cur = 512 * 1024;
+        ::setrlimit(RLIMIT_FSIZE, &small);
+        const auto r = test::runCli({"report", big, "--format", "json"});
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        if (oldTmp.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", oldTmp);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromStdString(r.err).contains(QString::fromStdString("the temporary folder " + tmp + " — TMPDIR, ")), r.err.c_str());
+        QVERIFY2(QString::fromStdString(r.err).contains("set TMPDIR to a folder with room"), r.err.c_str());
+        QVERIFY(std::filesystem::is_empty(tmp));  // the scratch session removed
     }
 
     void queryOnAFifoIsRefused() {

@@ -57,17 +57,26 @@ private slots:
         QCOMPARE(int(results[0].slices.size()), 300);
     }
 
+    // Up to three tries, one of which must be prompt: a loader that waited for its read fails all
+    // three (each takes the rest of the read), while a machine busy with other tests (ctest -j)
+    // can delay one worker's wake-up past the bound.
     void destroyingTheLoaderDuringAReadReturnsPromptly() {
-        auto loader = std::make_unique<TimelineWindowLoader>();
-        QVERIFY(loader->open(m_file));
-        loader->request({m_info.gpuTrack, -kAll, kAll, 1});
-        QTest::qWait(int(m_readMs / 4));
-        QVERIFY(!loader->waitIdle(0));  // still reading
-        QElapsedTimer t;
-        t.start();
-        loader.reset();
-        qInfo("destroyed in %lld ms (read: %lld ms)", t.elapsed(), m_readMs);
-        QVERIFY2(t.elapsed() < std::max<qint64>(50, m_readMs / 4), qPrintable(QString::number(t.elapsed())));
+        QString times;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            auto loader = std::make_unique<TimelineWindowLoader>();
+            QVERIFY(loader->open(m_file));
+            loader->request({m_info.gpuTrack, -kAll, kAll, 1});
+            QTest::qWait(int(m_readMs / 4));
+            QVERIFY(!loader->waitIdle(0));  // still reading
+            QElapsedTimer t;
+            t.start();
+            loader.reset();
+            const qint64 ms = t.elapsed();
+            qInfo("destroyed in %lld ms (read: %lld ms)", ms, m_readMs);
+            if (ms < std::max<qint64>(50, m_readMs / 4)) return;
+            times += QString::number(ms) + " ms ";
+        }
+        QFAIL(qPrintable("never prompt: " + times));
     }
 
     void aClosedSessionsResultsAreDropped() {
