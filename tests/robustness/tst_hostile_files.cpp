@@ -28,6 +28,28 @@
 
 using namespace stepscope;
 
+// A full disk, for this process while it lives: files cannot grow past `bytes` (RLIMIT_FSIZE), and a
+// write beyond fails with EFBIG instead of raising SIGXFSZ.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) : m_handler(std::signal(SIGXFSZ, SIG_IGN)) {
+        ::getrlimit(RLIMIT_FSIZE, &m_old);
+        struct rlimit small = m_old;
+        small.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &small);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &m_old);
+        std::signal(SIGXFSZ, m_handler);
+    }
+    FileSizeLimit(const FileSizeLimit &) = delete;
+    FileSizeLimit &operator=(const FileSizeLimit &) = delete;
+
+private:
+    void (*m_handler)(int);
+    struct rlimit m_old {};
+};
+
 class TstHostileFiles : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -309,15 +331,10 @@ private slots:
         QDir().mkpath(folder);
         for (const char *name : {"p.png", "p.pdf", "p.svg"}) {
             const QString file = folder + "/" + name;
-            const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-            struct rlimit old {};
-            ::getrlimit(RLIMIT_FSIZE, &old);
-            struct rlimit small = old;
-            small.rlim_cur = 64 * 1024;
-            ::setrlimit(RLIMIT_FSIZE, &small);
-            const QString error = ViewExporter::exportWidget(&widget, file);
-            ::setrlimit(RLIMIT_FSIZE, &old);
-            std::signal(SIGXFSZ, oldHandler);
+            const QString error = [&] {
+                const FileSizeLimit full(64 * 1024);
+                return ViewExporter::exportWidget(&widget, file);
+            }();
             QVERIFY2(error.startsWith(file + ": cannot write ") && error.endsWith("; nothing was written"), qPrintable(error));
             QVERIFY2(QDir(folder).entryList(QDir::Files | QDir::Hidden).isEmpty(), qPrintable(QDir(folder).entryList().join(',')));
         }
@@ -337,15 +354,10 @@ private slots:
         synth::writeTrace(o, big);
         const QByteArray oldTmp = qgetenv("TMPDIR");
         qputenv("TMPDIR", QByteArray::fromStdString(tmp));
-        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit old {};
-        ::getrlimit(RLIMIT_FSIZE, &old);
-        struct rlimit small = old;
-        small.rlim_cur = 512 * 1024;
-        ::setrlimit(RLIMIT_FSIZE, &small);
-        const auto r = test::runCli({"report", big, "--format", "json"});
-        ::setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, oldHandler);
+        const auto r = [&] {
+            const FileSizeLimit full(512 * 1024);
+            return test::runCli({"report", big, "--format", "json"});
+        }();
         if (oldTmp.isNull()) qunsetenv("TMPDIR");
         else qputenv("TMPDIR", oldTmp);
         QCOMPARE(r.code, 2);
