@@ -27,11 +27,17 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
             return true;
         }
         int64_t t = 0;
+        std::vector<bool> wasText;
+        for (const auto &c : parser.columns()) wasText.push_back(c.isText);
         if (!parser.parseRow(line, t, values, error, problems)) {
             writer.warn(n, error + "; row skipped");
             return true;
         }
         for (const auto &p : problems) writer.warn(n, "not a number: " + p + "; no sample");
+        for (size_t i = 0; i < parser.columns().size(); ++i)  // a column that turned out not to be numbers
+            if (parser.columns()[i].isText && !wasText[i] && targets[i].keep && parser.columns()[i].brokenNumber)
+                writer.warn(n, "column '" + parser.columns()[i].header + "' does not start with a number ('" +
+                                   parser.columns()[i].textSample + "'): read as text, not imported");
         for (size_t i = 0; i < values.size(); ++i) {
             if (!values[i] || !targets[i].keep) continue;
             if (handles[i] < 0) handles[i] = writer.series(targets[i].series, std::nullopt, targets[i].unit, targets[i].run);

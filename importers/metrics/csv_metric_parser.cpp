@@ -95,8 +95,8 @@ bool CsvMetricParser::parseRow(std::string_view line, int64_t &tNs, std::vector<
         if (c.isTime || c.isText || isMissing(m_fields[i])) continue;
         auto v = parseNumber(m_fields[i]);
         if (!v) {
-            if (!c.sawNumber) c.isText = true;
-            else problems.push_back(c.header + " = '" + m_fields[i] + "'");
+            if (!c.sawNumber) c.isText = true, c.textSample = fieldSample(m_fields[i]), c.brokenNumber = looksLikeBrokenNumber(m_fields[i]);
+            else problems.push_back(c.header + " = '" + fieldSample(m_fields[i]) + "'");
             continue;
         }
         c.sawNumber = true;

@@ -23,6 +23,8 @@ public:
         std::string unit;
         bool isTime = false;
         bool isText = false;     // first value was not a number: ignored
+        std::string textSample;  // that first value, as fieldSample() quotes it
+        bool brokenNumber = false;  // ... and it was surely meant as a number (looksLikeBrokenNumber)
         bool sawNumber = false;
     };
     enum class TimeKind { Unknown, Civil, Epoch };

@@ -1,5 +1,7 @@
 #include "importers/metrics/metric_text.h"
 
+#include "models/store/printable_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -98,6 +100,46 @@ bool isMissing(std::string_view field) {
            iequals(field, "Not Supported") || iequals(field, "nan") || iequals(field, "null") ||
            iequals(field, "Unknown Error") || iequals(field, "Insufficient Permissions") ||
            iequals(field, "Requested functionality has been deprecated");
+}
+
+namespace {
+// Length of the valid UTF-8 character at text[i], or 0 when the bytes there are not one.
+size_t utf8Length(std::string_view text, size_t i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+    return n;
+}
+} // namespace
+
+std::string fieldSample(std::string_view field) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    constexpr size_t kShown = 48;
+    std::string shown;
+    size_t i = 0;
+    while (i < field.size() && i < kShown) {
+        if (const size_t n = utf8Length(field, i)) {
+            shown.append(field.substr(i, n));
+            i += n;
+        } else {  // not UTF-8: the byte's value
+            const auto b = static_cast<unsigned char>(field[i++]);
+            shown += {'\\', 'x', kHex[b >> 4], kHex[b & 15]};
+        }
+    }
+    shown = printableText(shown);
+    return i < field.size() ? shown + "… (" + std::to_string(field.size()) + " bytes)" : shown;
+}
+
+bool looksLikeBrokenNumber(std::string_view field) {
+    field = trim(field);
+    if (field.empty()) return false;
+    const char c = field.front();
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') return true;
+    for (const char b : field)
+        if (static_cast<unsigned char>(b) < 0x20 || static_cast<unsigned char>(b) >= 0x7F) return true;
+    return false;
 }
 
 std::optional<double> parseNumber(std::string_view field) {

@@ -30,6 +30,13 @@ bool isMissing(std::string_view field);
 // Strict decimal number (sign, digits, '.', exponent); the whole field must be consumed.
 // NaN/inf are rejected.
 std::optional<double> parseNumber(std::string_view field);
+// A field as a log message quotes it: control bytes and invalid UTF-8 as \xNN, at most 48 bytes of it
+// ("12345…" and its size after a long one: a 10 MB field makes a short message).
+std::string fieldSample(std::string_view field);
+// A value that is no number but was surely meant as one: it starts like a number (a digit, sign or
+// point: "1e999", ten million digits) or holds control bytes or bytes outside ASCII. A word ("NVIDIA
+// H100", "Enabled") is not: such a column is text.
+bool looksLikeBrokenNumber(std::string_view field);
 // A number optionally followed by a unit ("87 %", "1234 MiB", "70.89 W"); unit returned in `unit`.
 std::optional<double> parseNumberWithUnit(std::string_view field, std::string *unit = nullptr);
 // An integer that fits int64.

@@ -124,8 +124,13 @@ bool NvidiaSmiCsvParser::parseRow(std::string_view line, Row &row, std::string &
         std::string unit;
         auto v = parseNumberWithUnit(m_fields[i], &unit);
         if (!v) {
-            if (!c.sawNumber) c.role = Role::Text;  // a text column nvidia-smi added since
-            else problems.push_back(c.key + " = '" + std::string(m_fields[i]) + "'");
+            if (!c.sawNumber) {  // a text column nvidia-smi added since, or a broken first value
+                c.role = Role::Text;
+                if (looksLikeBrokenNumber(m_fields[i]))  // meant as a number: say why the column is gone
+                    problems.push_back(c.key + " = '" + fieldSample(m_fields[i]) + "' (the column is not imported)");
+            } else {
+                problems.push_back(c.key + " = '" + fieldSample(m_fields[i]) + "'");
+            }
             continue;
         }
         if (!c.sawNumber && c.unit.empty() && !unit.empty()) applyUnit(c, unit);

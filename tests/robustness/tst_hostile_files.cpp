@@ -15,6 +15,9 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QtTest>
 
@@ -364,6 +367,31 @@ private slots:
         QVERIFY2(QString::fromStdString(r.err).contains(QString::fromStdString("the temporary folder " + tmp + " — TMPDIR, ")), r.err.c_str());
         QVERIFY2(QString::fromStdString(r.err).contains("set TMPDIR to a folder with room"), r.err.c_str());
         QVERIFY(std::filesystem::is_empty(tmp));  // the scratch session removed
+    }
+
+    // A metric value of megabytes of digits or of invalid UTF-8 was dropped with no warning when it
+    // was the column's first (issue #36), and quoted whole when it was a later one.
+    void brokenMetricValuesAreWarnedBriefly() {
+        const std::string csv = path("m.csv"), smi = path("smi.csv");
+        std::ofstream(csv, std::ios::binary) << "time,gpu_util,mem,note\n1700000000,5,\xff\xfe,ok\n1700000001,50,3,fine\n"
+                                             << "1700000002,51,3,x\n1700000003," << std::string(10 << 20, '9') << ",4,y\n";
+        std::ofstream(smi, std::ios::binary) << "timestamp, index, utilization.gpu [%], memory.used [MiB], name\n"
+                                             << "2024/01/01 00:00:00.000, 0, 5 %, " << std::string(2048, '7') << "x MiB, NVIDIA H100\n"
+                                             << "2024/01/01 00:00:01.000, 0, 50 %, 100 MiB, NVIDIA H100\n";
+        for (const auto &[file, expected] : std::vector<std::pair<std::string, QStringList>>{
+                 {csv, {"column 'mem' does not start with a number ('\\xff\\xfe'): read as text, not imported",
+                        "not a number: gpu_util = '999999999999999999999999999999999999999999999999… (10485760 bytes)'; no sample"}},
+                 {smi, {"not a number: memory.used = '777777777777777777777777777777777777777777777777… (2053 bytes)' "
+                        "(the column is not imported); no sample"}}}) {
+            const std::string session = file + ".stepscope";
+            const auto r = test::runCli({"import", file, "-o", session, "--no-analysis"});
+            QVERIFY2(r.code == 0 || r.code == 3, r.err.c_str());
+            const auto log = test::runCli({"query", session, "SELECT message FROM import_log WHERE severity = 'warning' ORDER BY id", "--format", "json"});
+            QStringList messages;
+            for (const QJsonValue &row : QJsonDocument::fromJson(QByteArray::fromStdString(log.out)).array())
+                messages << row.toObject()["message"].toString();
+            QCOMPARE(messages, expected);  // the text column ("note", "name") is no warning
+        }
     }
 
     void queryOnAFifoIsRefused() {
