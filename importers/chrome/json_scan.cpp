@@ -1,5 +1,7 @@
 #include "importers/chrome/json_scan.h"
 
+#include "models/store/ns_range.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -226,7 +228,9 @@ std::optional<int64_t> microsTextToNs(std::string_view text) {
     }
     if (p != end)
         return std::nullopt;
-    constexpr u128 kMax = u128(INT64_MAX);
+    // Times beyond ±2^62 ns (146 years) are not times: refused like text, so a time plus a duration
+    // or a time base never overflows (kTimeLimitNs).
+    constexpr u128 kMax = u128(kTimeLimitNs - 1);
     if (mantissa == 0)
         return int64_t(0);
     if (scale >= 0) {

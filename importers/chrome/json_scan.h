@@ -37,7 +37,7 @@ Scan readNumberText(const char *&p, const char *end, std::string_view &out, bool
 
 // Decimal text of microseconds → int64 nanoseconds, exactly (no double): "1712195495406752.8" →
 // 1712195495406752800. Accepts sign, fraction and exponent; sub-ns digits round half away from
-// zero. nullopt for text that is not a number or overflows int64.
+// zero. nullopt for text that is not a number or lies beyond ±2^62 ns (kTimeLimitNs).
 std::optional<int64_t> microsTextToNs(std::string_view text);
 
 // Integer text (a fractional part is truncated, exponent honoured); nullopt when not a number.

@@ -260,6 +260,18 @@ private slots:
         const auto types = test::runCli({"query", session, "SELECT DISTINCT typeof(start_ns), max(start_ns) FROM v_slice"});
         QCOMPARE(types.out, std::string("typeof(start_ns),max(start_ns)\ninteger,10000\n"));
 
+        // An event at 9.2e18 ns (beyond ±2^62) is no time: skipped with a warning at its position.
+        const std::string far = path("far.pt.trace.json");
+        std::ofstream(far) << R"({"traceEvents":[
+ {"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},
+ {"ph":"X","name":"far","cat":"cpu_op","pid":1,"tid":1,"ts":9200000000000000,"dur":20}]})";
+        const std::string farSession = path("far.stepscope");
+        const auto farImport = test::runCli({"import", far, "-o", farSession, "--no-analysis"});
+        QVERIFY2(farImport.code == 0 && farImport.out.find("1 warnings") != std::string::npos, farImport.out.c_str());
+        const auto farLog = test::runCli({"query", farSession, "SELECT position, message FROM import_log WHERE message LIKE '%valid ts%'"});
+        QVERIFY2(QString::fromStdString(farLog.out).contains("events without a valid ts skipped"), farLog.out.c_str());
+        QCOMPARE(test::runCli({"query", farSession, "SELECT count(*) FROM v_slice"}).out, std::string("count(*)\n1\n"));
+
         {   // the session tampered by hand
             SessionStore store(session);
             sqliteExec(store.db(), "UPDATE run SET time_base_ns = 9223372036854775000");
