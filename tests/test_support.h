@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the tests: where fixtures and samples live, temporary session files.
+// Helpers shared by the tests: where fixtures and samples live, temporary session files. Compiled
+// once into the stepscope_test_support library (tests/support/), which every test program links.
 
 #include <QDir>
 #include <QSettings>
@@ -13,25 +14,14 @@
 
 namespace stepscope::test {
 
-inline std::filesystem::path testData(const std::string &rel) {
-    return std::filesystem::path(STEPSCOPE_TEST_DATA) / rel;
-}
+// tests/data/<rel>.
+std::filesystem::path testData(const std::string &rel);
 
 // ../shared/samples (or $STEPSCOPE_SAMPLES); empty when absent so tests can QSKIP.
-inline std::filesystem::path samplesDir() {
-    const char *env = std::getenv("STEPSCOPE_SAMPLES");
-    std::filesystem::path p = env && *env ? std::filesystem::path(env)
-                                          : std::filesystem::path(STEPSCOPE_SOURCE_DIR) / ".." / "shared" / "samples";
-    std::error_code ec;
-    return std::filesystem::is_directory(p, ec) ? p : std::filesystem::path();
-}
+std::filesystem::path samplesDir();
 
 // GUI tests run in parallel: each process gets its own settings folder, never the user's.
-inline void isolateSettings() {
-    static QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
-}
+void isolateSettings();
 
 #define STEPSCOPE_REQUIRE_SAMPLES(var)                                                             \
     const auto var = ::stepscope::test::samplesDir();                                              \
