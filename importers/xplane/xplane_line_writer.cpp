@@ -1,5 +1,7 @@
 #include "importers/xplane/xplane_line_writer.h"
 
+#include "models/store/ns_range.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -115,7 +117,9 @@ bool XPlaneLineWriter::eventTime(int64_t baseNs, int64_t offsetPs, int64_t durat
     const int64_t durPs = std::max<int64_t>(durationPs, 0);
     dur = durPs / kPsPerNs + (rem + durPs % kPsPerNs) / kPsPerNs;
     int64_t end = 0;
-    return !__builtin_add_overflow(baseNs, offNs, &start) && !__builtin_add_overflow(start, dur, &end);
+    // Within ±2^62 ns (kTimeLimitNs) of the run's time base, so the views' base + time never overflows.
+    return !__builtin_add_overflow(baseNs, offNs, &start) && !__builtin_add_overflow(start, dur, &end) &&
+           timeInRange(start) && timeInRange(end);
 }
 
 bool XPlaneLineWriter::streamable(const WireSpan &line, int64_t baseNs) {

@@ -1,5 +1,7 @@
 #include "importers/xplane/xplane_space_writer.h"
 
+#include "models/store/ns_range.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -99,13 +101,15 @@ void XPlaneSpaceWriter::decideTimeBase() {
         for (const XLineHeader &line : plane->lines) {
             if (line.eventCount == 0)
                 continue;
+            if (!timeInRange(line.timestampNs))  // its events are dropped (and counted) as out of range
+                continue;
             if (line.timestampNs > kEpochThresholdNs)
                 minEpoch = std::min(minEpoch.value_or(line.timestampNs), line.timestampNs);
             else
                 relative = true;
         }
     }
-    if (m_anchor && *m_anchor > kEpochThresholdNs) {
+    if (m_anchor && *m_anchor > kEpochThresholdNs && timeInRange(*m_anchor)) {
         m_run.timeBaseNs = *m_anchor;
         m_run.hasEpoch = true;
         m_epochShift = *m_anchor;
@@ -279,7 +283,7 @@ void XPlaneSpaceWriter::logSummary() {
     if (c.negativeDurations > 0)
         m_ctx.warn("", std::to_string(c.negativeDurations) + " events have a negative duration_ps; kept as instants");
     if (c.outOfRange > 0)
-        m_ctx.warn("", std::to_string(c.outOfRange) + " events lie beyond the int64 nanosecond range; dropped");
+        m_ctx.warn("", std::to_string(c.outOfRange) + " events lie beyond ±2^62 ns of the profile's start; dropped");
     if (m_unlinked > 0)
         m_ctx.info("", std::to_string(m_unlinked) + " device events carry a correlation_id no host event has; no flow row");
     if (m_mixedTimestamps)

@@ -27,6 +27,7 @@ private slots:
     void statsResolvedWithRefValueAndMetadataStats();
     void epochTimestampsWithoutTaskEnvironment();
     void picosecondsFarFromZeroStayExact();
+    void timesBeyondTheLimitAreDropped();
     void unknownFieldsAreSkipped();
     void truncatedFileKeepsWhatParsed();
     void garbageIsAClearError();
@@ -248,6 +249,22 @@ void TstXPlaneImport::picosecondsFarFromZeroStayExact() {
     QCOMPARE(rows(r, "SELECT name, start_ns - " + std::to_string(kStart) + ", dur_ns FROM v_slice ORDER BY name"),
              QStringList({"huge|100|9223372036854775", "late|9000000000000100|1"}));
     QCOMPARE(int(r.result.status), int(SourceStatus::Ok));
+}
+
+// A line stamped 9.2e18 ns (issue #36: times near the int64 limit): its events are dropped and
+// counted, it does not become the run's time base, and the other lines keep their times.
+void TstXPlaneImport::timesBeyondTheLimitAreDropped() {
+    XSpace space;
+    XPlane &host = *space.add_planes();
+    host.set_name("/host:CPU");
+    eventName(host, 1, "ok");
+    eventName(host, 2, "far");
+    addEvent(line(host, 1, "t", kStart), 1, 1000, 1000);
+    addEvent(line(host, 2, "u", int64_t(9'200'000'000'000'000'000)), 2, 0, 1000);
+    const auto r = importBytes(space.SerializeAsString(), "far.xplane.pb");
+    QCOMPARE(rows(r, "SELECT name, start_ns, typeof(start_ns) FROM v_slice"), QStringList({"ok|" + QString::number(kStart + 1) + "|integer"}));
+    QCOMPARE(rows(r, "SELECT time_base_ns FROM run"), QStringList({QString::number(kStart)}));
+    QVERIFY2(logText(r).contains("1 events lie beyond ±2^62 ns of the profile's start; dropped"), qPrintable(logText(r)));
 }
 
 void TstXPlaneImport::unknownFieldsAreSkipped() {
