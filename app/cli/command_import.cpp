@@ -132,6 +132,13 @@ int runImport(const std::vector<std::string> &args, Streams io) {
         io.err << "stepscope import: " << printableText(*output) << ": no such session (give PATHs to import)\n";
         return Unreadable;
     }
+    // A new session is named *.stepscope: `-o run.png` or `-o report.json` meant export or report, and
+    // a session under such a name would be opened by the wrong program.
+    if (created && std::filesystem::path(*output).extension() != ".stepscope") {
+        io.err << "stepscope import: -o " << printableText(*output)
+               << ": a new session's name ends in .stepscope (pictures: stepscope export; reports: stepscope report -o)\n";
+        return Usage;
+    }
     // A session this run creates and cannot finish (disk full, nothing readable, SIGINT, SIGTERM,
     // SIGHUP) is removed whole: no empty file and no large -wal are left behind.
     bool keep = !created;

@@ -164,7 +164,9 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
     } else if (!readError.empty()) {
         ctx.error("compressed byte " + std::to_string(source.compressedOffset()), readError);
     }
+    bool trailingUnread = false;
     if (tokenizer.trailingOffset() >= 0) {
+        trailingUnread = true;
         // Kept as read: the trace is complete; what follows it is reported, not guessed at.
         const std::string of = source.isGzip() ? " of the decompressed data" : "";
         ctx.warn("byte " + std::to_string(tokenizer.trailingOffset()),
@@ -201,6 +203,13 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
     if (!readError.empty()) {
         result.status = events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
         result.message = readError;
+    } else if (writer.eventsDropped() > 0 || trailingUnread) {
+        // What could not be read is lost, as with a cut-short file: the source is partial (exit 3).
+        result.status = SourceStatus::Partial;
+        result.message = file.string() + ": partly read: " +
+                         (writer.eventsDropped() > 0 ? std::to_string(writer.eventsDropped()) + " events skipped"
+                                                     : std::string("bytes after the trace not read")) +
+                         " (see the import log)";
     }
     return result;
 }

@@ -48,12 +48,12 @@ std::string ChromeTraceParser::threadKey(std::string_view pid, std::string_view 
     return key;
 }
 
-void ChromeTraceParser::problem(const std::string &kind, int64_t offset, std::string detail, bool info) {
+void ChromeTraceParser::problem(const std::string &kind, int64_t offset, std::string detail, ProblemEffect effect) {
     ImportProblem &p = m_problems[kind];
     if (p.count++ == 0) {
         p.firstOffset = offset;
         p.firstDetail = std::move(detail);
-        p.info = info;
+        p.effect = effect;
     }
 }
 
@@ -156,11 +156,11 @@ void ChromeTraceParser::add(const ChromeEvent &e) {
     case 'F':
     case 'T': addAsync(e); break;
     case 0:
-        problem("events without a phase (ph) ignored", e.offset, {}, true);
+        problem("events without a phase (ph) ignored", e.offset, {}, ProblemEffect::Note);
         break;
     default:
         if (specPhaseNotShown(e.ph) && e.phText.size() == 1) {
-            problem("events of phase '" + std::string(1, e.ph) + "' ignored", e.offset, std::string(e.name), true);
+            problem("events of phase '" + std::string(1, e.ph) + "' ignored", e.offset, std::string(e.name), ProblemEffect::Note);
         } else if (m_unknownPhases.size() < kMaxUnknownPhasesNamed || m_unknownPhases.count(std::string(e.phText))) {
             // Not a phase of the format: a writer bug or a damaged file. One warning per distinct phase.
             m_unknownPhases.insert(std::string(e.phText));
@@ -175,7 +175,7 @@ void ChromeTraceParser::add(const ChromeEvent &e) {
 
 void ChromeTraceParser::addComplete(const ChromeEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name));
+        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     int64_t dur = 0;
@@ -200,7 +200,7 @@ void ChromeTraceParser::addComplete(const ChromeEvent &e) {
 
 void ChromeTraceParser::addBegin(const ChromeEvent &e, uint32_t track) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name));
+        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     const uint32_t index = addSlice(track, e, *e.tsNs, 0, BufferedSlice::Open);
@@ -210,7 +210,7 @@ void ChromeTraceParser::addBegin(const ChromeEvent &e, uint32_t track) {
 
 void ChromeTraceParser::addEnd(const ChromeEvent &e, uint32_t track) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name));
+        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     BufferedTrack &t = m_tracks[track];
@@ -242,14 +242,14 @@ void ChromeTraceParser::addEnd(const ChromeEvent &e, uint32_t track) {
         s.dur = 0;
     }
     if (s.argsLen == 0 && e.args.size() > 2 && !emptyObject(e.args))
-        problem("args of end events not kept (the begin had none)", e.offset, std::string(e.name), true);
+        problem("args of end events not kept (the begin had none)", e.offset, std::string(e.name), ProblemEffect::Note);
     seeTime(s.start, s.start + s.dur);
     t.open.erase(it);
 }
 
 void ChromeTraceParser::addInstant(const ChromeEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name));
+        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     uint32_t track;
@@ -281,7 +281,7 @@ void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
     if (type == 1) {
         const int64_t id = e.memDeviceId.value_or(-1);
         if (id < 0 || id > 65535) {
-            problem("[memory] events of a CUDA device with no valid Device Id skipped", e.offset);
+            problem("[memory] events of a CUDA device with no valid Device Id skipped", e.offset, {}, ProblemEffect::Dropped);
             return;
         }
         m.device = int32_t(id);
@@ -291,7 +291,7 @@ void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
 
 void ChromeTraceParser::addCounter(const ChromeEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name));
+        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     seeTime(*e.tsNs, *e.tsNs);
@@ -299,7 +299,7 @@ void ChromeTraceParser::addCounter(const ChromeEvent &e) {
         std::string scratch;
         const auto value = json::parseDouble(json::scalarText(raw, scratch));
         if (!value) {
-            problem("counter values that are not finite numbers skipped", e.offset, std::string(key));
+            problem("counter values that are not finite numbers skipped", e.offset, std::string(key), ProblemEffect::Dropped);
             return true;
         }
         std::string name(e.name);
@@ -336,7 +336,7 @@ void ChromeTraceParser::addMetadata(const ChromeEvent &e) {
 
 void ChromeTraceParser::addFlowV1(const ChromeEvent &e) {
     if (!e.tsNs || e.id.empty()) {
-        problem("flow events without ts or id skipped", e.offset, std::string(e.name));
+        problem("flow events without ts or id skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     FlowEndpoint f;
@@ -379,7 +379,7 @@ void ChromeTraceParser::addFlowV2(const ChromeEvent &e, uint32_t slice) {
 
 void ChromeTraceParser::addAsync(const ChromeEvent &e) {
     if (e.ph == 'T') {
-        problem("legacy async step events (T) ignored", e.offset, std::string(e.name), true);
+        problem("legacy async step events (T) ignored", e.offset, std::string(e.name), ProblemEffect::Note);
         return;
     }
     std::string extra(e.cat);

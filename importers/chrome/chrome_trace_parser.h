@@ -100,8 +100,13 @@ struct ThreadMeta {
     std::optional<int64_t> sortIndex;
 };
 
+// What a kind of problem does to what is imported: Note is expected in valid files (ignored phases) and
+// logged as info; Warning keeps the event with a value changed; Dropped loses events, so the source is
+// partial.
+enum class ProblemEffect { Note, Warning, Dropped };
+
 struct ImportProblem {  // first occurrence of a kind of problem, logged once with a count
-    bool info = false;     // expected in valid files (ignored phases), not a warning
+    ProblemEffect effect = ProblemEffect::Warning;
     int64_t count = 0;
     int64_t firstOffset = -1;
     std::string firstDetail;
@@ -161,7 +166,8 @@ private:
     void addFlowV1(const ChromeEvent &e);
     void addFlowV2(const ChromeEvent &e, uint32_t slice);
     void addAsync(const ChromeEvent &e);
-    void problem(const std::string &kind, int64_t offset, std::string detail = {}, bool info = false);
+    void problem(const std::string &kind, int64_t offset, std::string detail = {},
+                 ProblemEffect effect = ProblemEffect::Warning);
     void seeTime(int64_t start, int64_t end);
 
     LocalStringTable &m_strings;

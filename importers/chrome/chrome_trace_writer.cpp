@@ -365,10 +365,12 @@ void ChromeTraceWriter::logProblems() {
         std::string message = std::to_string(p.count) + " " + kind;
         if (!p.firstDetail.empty())
             message += " (first: \"" + p.firstDetail.substr(0, 120) + "\")";
-        if (p.info)
+        if (p.effect == ProblemEffect::Note)
             m_ctx.info(position(p.firstOffset), message);
         else
             m_ctx.warn(position(p.firstOffset), message);
+        if (p.effect == ProblemEffect::Dropped)
+            m_eventsDropped += p.count;
     }
     if (m_unboundEndpoints > 0)
         m_ctx.info("", std::to_string(m_unboundEndpoints) +

@@ -44,6 +44,7 @@ public:
     int64_t memorySamplesWritten() const { return m_memoryWritten; }
     int64_t flowsWritten() const { return m_flowsWritten; }
     int64_t stepsWritten() const { return m_stepsWritten; }
+    int64_t eventsDropped() const { return m_eventsDropped; }  // events lost to problems (the source is partial)
 
 private:
     struct TrackOut {
@@ -130,6 +131,7 @@ private:
     int64_t m_countersWritten = 0;
     int64_t m_memoryWritten = 0;
     int64_t m_flowsWritten = 0;
+    int64_t m_eventsDropped = 0;
     int64_t m_stepsWritten = 0;
     int64_t m_unboundEndpoints = 0;    // written by the producer thread until it is joined
     std::function<void(double)> m_progress;

@@ -261,6 +261,7 @@ void TstChromeImport::countersAndInstants() {
     QCOMPARE(r.result.events, 7);
     QVERIFY(logText(r).contains("warning|byte "));
     QVERIFY(logText(r).contains("1 counter values that are not finite numbers skipped"));
+    QCOMPARE(int(r.result.status), int(SourceStatus::Partial));
 }
 
 void TstChromeImport::asyncEventsGetTheirOwnTracks() {
@@ -296,7 +297,10 @@ void TstChromeImport::badValuesAreLoggedNotFatal() {
         {"ph": "E", "pid": 1, "tid": 2, "ts": 25},
         {"ph": "O", "name": "snapshot", "pid": 1, "tid": 1, "ts": 1, "id": "0x1"}])J";
     const auto r = importText(text);
-    QCOMPARE(int(r.result.status), int(SourceStatus::Ok));
+    // The event without a time is lost, so the source is partial; the clamped ones are kept.
+    QCOMPARE(int(r.result.status), int(SourceStatus::Partial));
+    QVERIFY2(QString::fromStdString(r.result.message).endsWith("partly read: 1 events skipped (see the import log)"),
+             r.result.message.c_str());
     QCOMPARE(rows(r, "SELECT name, start_ns, dur_ns FROM v_slice ORDER BY start_ns"),
              QStringList({"neg|10000|0", "nodur|20000|0", "backwards|30000|0"}));
     const QString log = logText(r);

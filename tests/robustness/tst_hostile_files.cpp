@@ -267,7 +267,8 @@ private slots:
  {"ph":"X","name":"far","cat":"cpu_op","pid":1,"tid":1,"ts":9200000000000000,"dur":20}]})";
         const std::string farSession = path("far.stepscope");
         const auto farImport = test::runCli({"import", far, "-o", farSession, "--no-analysis"});
-        QVERIFY2(farImport.code == 0 && farImport.out.find("1 warnings") != std::string::npos, farImport.out.c_str());
+        // The skipped event makes the import partial (exit 3), as a cut-short file does.
+        QVERIFY2(farImport.code == 3 && farImport.out.find("1 warnings") != std::string::npos, farImport.out.c_str());
         const auto farLog = test::runCli({"query", farSession, "SELECT position, message FROM import_log WHERE message LIKE '%valid ts%'"});
         QVERIFY2(QString::fromStdString(farLog.out).contains("events without a valid ts skipped"), farLog.out.c_str());
         QCOMPARE(test::runCli({"query", farSession, "SELECT count(*) FROM v_slice"}).out, std::string("count(*)\n1\n"));
@@ -296,6 +297,13 @@ private slots:
         const auto dir = test::runCli({"import", trace(), "-o", m_dir.path().toStdString()});
         QCOMPARE(dir.code, 1);
         QVERIFY2(QString::fromStdString(dir.err).contains(" is a folder, not a session file"), dir.err.c_str());
+        // A new session under another program's name (a picture, a report) is refused before any import.
+        for (const std::string name : {"run.png", "report.json", "session"}) {
+            const auto wrong = test::runCli({"import", trace(), "-o", path(name)});
+            QCOMPARE(wrong.code, 1);
+            QVERIFY2(wrong.err.find(": a new session's name ends in .stepscope") != std::string::npos, wrong.err.c_str());
+            QVERIFY(!std::filesystem::exists(path(name)));
+        }
     }
 
     // SQLite's "unable to open database file" / "attempt to write a readonly database" said nothing
