@@ -7,6 +7,7 @@ namespace stepscope {
 namespace {
 constexpr int64_t kMinWidthNs = 1000;
 constexpr size_t kMaxHistory = 200;
+__extension__ using Wide = __int128;  // sums of two times near the limit
 } // namespace
 
 TimeRangeController::TimeRangeController(QObject *parent) : QObject(parent) {
@@ -17,17 +18,32 @@ TimeRangeController::TimeRangeController(QObject *parent) : QObject(parent) {
 }
 
 NsRange TimeRangeController::clamp(NsRange r) const {
+    // Every visible range lies within ±2^62 ns and is at most 2^62 ns wide, so a view can subtract
+    // its ends, shift them by a run's offset and divide by pixels without overflow: a span that
+    // wrapped would have a view step through it one nanosecond at a time (issue #36).
     if (r.end < r.start) std::swap(r.start, r.end);
+    r.start = std::clamp(r.start, -kTimeLimitNs, kTimeLimitNs);
+    r.end = std::clamp(r.end, -kTimeLimitNs, kTimeLimitNs);
+    if (Wide(r.end) - r.start > kTimeLimitNs) r.end = r.start + kTimeLimitNs;
     if (r.duration() < kMinWidthNs) {
         const int64_t mid = r.start + r.duration() / 2;
         r = {mid - kMinWidthNs / 2, mid + kMinWidthNs / 2};
     }
     if (m_full.valid()) {
-        // Room of one session width past either end: never a range wider than three sessions.
-        const int64_t margin = m_full.duration();
-        if (r.duration() > m_full.duration() + 2 * margin) r = {m_full.start - margin, m_full.end + margin};
-        if (r.start < m_full.start - margin) r = {m_full.start - margin, m_full.start - margin + r.duration()};
-        if (r.end > m_full.end + margin) r = {m_full.end + margin - r.duration(), m_full.end + margin};
+        // Room of one session width past either end: never a range wider than three sessions, nor
+        // beyond the limits above.
+        const Wide fullStart = m_full.start, fullEnd = m_full.end;
+        const Wide margin = std::min<Wide>(fullEnd - fullStart, kTimeLimitNs);
+        Wide lo = std::max<Wide>(fullStart - margin, -kTimeLimitNs);
+        Wide hi = std::min<Wide>(fullEnd + margin, kTimeLimitNs);
+        if (hi - lo > kTimeLimitNs) {  // a session wider than the limit: the limit's width around its middle
+            lo = std::max<Wide>((fullStart + fullEnd) / 2 - kTimeLimitNs / 2, -kTimeLimitNs);
+            hi = lo + kTimeLimitNs;
+        }
+        const int64_t outerStart = int64_t(lo), outerEnd = int64_t(hi);
+        if (r.duration() > outerEnd - outerStart) r = {outerStart, outerEnd};
+        if (r.start < outerStart) r = {outerStart, outerStart + r.duration()};
+        if (r.end > outerEnd) r = {outerEnd - r.duration(), outerEnd};
     }
     return r;
 }

@@ -35,10 +35,14 @@ QString TimeRuler::label(int64_t ns, int64_t step) {
 std::vector<TimeRuler::Tick> TimeRuler::ticks(int64_t origin, int64_t start, int64_t end, double widthPx,
                                                 double minSpacingPx) {
     std::vector<Tick> out;
-    if (end <= start || widthPx <= 0) return out;
-    const int64_t step = stepFor(end - start, widthPx, minSpacingPx);
+    int64_t span = 0;
+    // A span that does not fit int64 is no span (the controller never makes one); below, at most
+    // one tick per 18 px, whatever the span: the work never grows with the span's magnitude.
+    if (end <= start || widthPx <= 0 || __builtin_sub_overflow(end, start, &span)) return out;
+    const int64_t step = stepFor(span, widthPx, minSpacingPx);
     const int64_t minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : step);
-    const double scale = widthPx / double(end - start);
+    const double scale = widthPx / double(span);
+    const size_t maxTicks = size_t(widthPx / std::max(1.0, minSpacingPx) * 5.0) + 10;
     // Deep zoom far from the origin ("2912500 µs", "2912520 µs", ...) is unreadable: then the first
     // major tick in view shows the full time in seconds and the others the offset from it (Perfetto).
     const int64_t unitScale = step >= 1'000'000'000 ? 1'000'000'000 : step >= 1'000'000 ? 1'000'000 : step >= 1'000 ? 1'000 : 1;
@@ -49,7 +53,7 @@ std::vector<TimeRuler::Tick> TimeRuler::ticks(int64_t origin, int64_t start, int
     for (int64_t k = floorDiv(start - origin, minor); ; ++k) {
         const int64_t rel = k * minor;
         const int64_t t = origin + rel;
-        if (t > end) break;
+        if (t > end || out.size() > maxTicks) break;
         if (t < start) continue;
         Tick tick;
         tick.t = t;
