@@ -37,7 +37,7 @@ bool ChromeTraceWriter::writeMemory() {
         if (!gpu)
             continue;
         const auto prop = std::find_if(m_header.devices.begin(), m_header.devices.end(),
-                                       [&](const ChromeDeviceProperty &d) { return d.id == device; });
+                                       [id = device](const ChromeDeviceProperty &d) { return d.id == id; });
         if (prop != m_header.devices.end() && prop->totalGlobalMem && *prop->totalGlobalMem > 0) {
             const int64_t total = m_w.addMetricSeries(m_ctx.sourceId(), m_run.name, "gpu_mem_total", dev, "B", 0);
             m_w.addMetricSample(total, samples.front()->t + base, double(*prop->totalGlobalMem));

@@ -143,8 +143,10 @@ void AnalysisModel::startJob(const RunRow &run, const DerivedResultKey &key) {
             error = e.what();
         }
         return BackgroundJob::Deliver([this, run, key, result, error] {
-            if (*result) keep(run, key, std::move(*result));
-            else m_error = QString::fromStdString(error);
+            if (*result)
+                keep(run, key, std::move(*result));
+            else
+                m_error = QString::fromStdString(error);
             emit changed();
         });
     });

@@ -124,7 +124,7 @@ void ColumnEnvelopeGraph::drawLinePlot(QCPPainter *painter, const QVector<QPoint
     const int width = size.width();
     for (int r = firstRow; r <= lastRow; ++r) {
         QRgb *pixel = reinterpret_cast<QRgb *>(m_canvas.scanLine(r));
-        for (int c = 0; c < width; ++c) pixel[c] = (tops[size_t(c)] <= r) & (r <= bottoms[size_t(c)]) ? color : 0;
+        for (int c = 0; c < width; ++c) pixel[c] = (int(tops[size_t(c)] <= r) & int(r <= bottoms[size_t(c)])) ? color : 0;  // branchless
     }
     const QRectF source(0, firstRow, size.width(), lastRow - firstRow + 1);
     painter->drawImage(QRectF(area.left(), area.top() + firstRow / scale, size.width() / scale, source.height() / scale), m_canvas,
