@@ -108,6 +108,16 @@ void checkTimeBases(sqlite3 *db) {
     if (st.step())
         throw StoreError("run " + std::to_string(st.columnInt(0)) + " ('" + st.columnText(1) + "') has the time base " +
                          st.columnText(2) + " ns, beyond ±2^62 ns: the session was altered or is damaged; re-import its traces");
+    // Steps are few (one row per training step): each is checked, as importers write them, to have a
+    // whole-number start within ±2^62 ns and a duration from 0 to 2^62 ns.
+    SqliteStatement steps(db, "SELECT run_id, step, start_ns, dur_ns FROM step WHERE typeof(start_ns) != 'integer' "
+                              "OR typeof(dur_ns) != 'integer' OR start_ns <= ?1 OR start_ns >= ?2 OR dur_ns < 0 OR dur_ns >= ?2 LIMIT 1");
+    steps.bind(1, -kTimeLimitNs);
+    steps.bind(2, kTimeLimitNs);
+    if (steps.step())
+        throw StoreError("run " + std::to_string(steps.columnInt(0)) + ", step " + steps.columnText(1) + " starts at " +
+                         steps.columnText(2) + " ns and lasts " + steps.columnText(3) +
+                         " ns (a step lasts 0 to 2^62 ns): the session was altered or is damaged; re-import its traces");
 }
 } // namespace
 

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <csignal>
 #include <fstream>
 
@@ -51,6 +53,35 @@ private slots:
             for (const auto &t : ticks) QVERIFY(t.x >= 0 && t.x <= 1390);
         }
         QVERIFY(!TimeRuler::ticks(0, 0, 1'000'000, 1390).empty());  // the guard does not drop ordinary ticks
+    }
+
+    // A session altered by hand to hold a step of negative length (or one past 2^62 ns) is refused
+    // when opened, naming the step, instead of reporting 0 ms steps and a made-up bottleneck.
+    void tamperedStepIsRefused() {
+        const std::string trace = path("steps.json"), session = path("steps.stepscope");
+        std::ofstream(trace) << R"({"traceEvents":[
+ {"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},
+ {"ph":"X","name":"ProfilerStep#2","cat":"user_annotation","pid":1,"tid":1,"ts":100,"dur":100}]})";
+        QCOMPARE(test::runCli({"import", trace, "-o", session}).code, 0);
+        auto setDuration = [&](const std::string &dur) {  // by hand, as whoever altered it did
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(session.c_str(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db, ("UPDATE step SET dur_ns = " + dur + " WHERE step = 2").c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+            sqlite3_close(db);
+        };
+        for (const char *dur : {"-100000", "4611686018427387904", "'soon'"}) {
+            setDuration(dur);
+            for (const std::vector<std::string> &args : {std::vector<std::string>{"report", session},
+                                                         std::vector<std::string>{"query", session, "SELECT 1"}}) {
+                const auto r = test::runCli(args);
+                QCOMPARE(r.code, 2);
+                QVERIFY2(r.err.find("step 2 starts at 100000 ns and lasts ") != std::string::npos &&
+                             r.err.find("the session was altered or is damaged") != std::string::npos,
+                         r.err.c_str());
+            }
+            setDuration("100000");
+            QCOMPARE(test::runCli({"query", session, "SELECT 1"}).code, 0);
+        }
     }
 
     // Every view, exported whole and over a range wider than the session, in a child that an alarm
