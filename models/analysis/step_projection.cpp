@@ -1,5 +1,7 @@
 #include "models/analysis/step_projection.h"
 
+#include "models/analysis/category_rules.h"
+
 #include <algorithm>
 
 namespace stepscope {
@@ -120,119 +122,179 @@ double StepProjector::launchThreadShare(const std::vector<int> &causeTypes) cons
 }
 
 std::vector<int64_t> StepProjector::projectReplay(const std::vector<int> &causeTypes, bool causeOwnsItsGpuWork) const {
+    // The run is re-timed as one timeline, not step by step: once a phase that waited on the device
+    // is gone (a callback reading values with .item(), a checkpoint copying weights to the host), the
+    // host goes on to the next step while the GPU still runs this one, as a real loop does; a step is
+    // then bounded by the GPU's own work, not by the GPU's work plus the host's (issue #32).
     const auto &steps = m_ra.steps.steps;
     const auto &slices = m_trace.slices;
-    std::vector<int64_t> out(steps.size());
+    const size_t n = steps.size();
     std::vector<ThreadShift> threads(m_launchThreads.size());
+    std::vector<int32_t> primary(n, -1);        // per step: the launching thread that loses the most time
+    std::vector<char> removesTime(threads.size(), 0);
+    std::vector<std::vector<char>> active(n, std::vector<char>(threads.size(), 0));
     struct Sync { int64_t a, b; int32_t thread; };
-    struct Op { int64_t start, end, launch; int32_t thread; bool launched; };
-    for (size_t k = 0; k < steps.size(); ++k) {
-        const AnalysisStep &st = steps[k];
-        const int64_t w0 = st.start, w1 = st.end;
-        std::vector<Sync> syncs;
-        // The thread that loses the most time; a launching thread without removed time of its own (the
-        // autograd thread running backward) is woken by it, so it starts as much earlier as it is then.
-        int32_t primary = -1;
+    struct Op { int64_t start, end, launch; int32_t thread; int32_t step; bool launched; };
+    std::vector<Sync> syncs;
+    for (size_t k = 0; k < n; ++k) {
+        const int64_t w0 = steps[k].start, w1 = steps[k].end;
         int64_t primaryRemoved = 0;
         for (size_t th = 0; th < threads.size(); ++th) {
-            ThreadShift &ts = threads[th];
-            ts = {};
+            IntervalList removed;
             const TraceTrack &tr = m_trace.tracks[size_t(m_launchThreads[th])];
             const auto first = slices.begin() + ptrdiff_t(tr.first), last = first + ptrdiff_t(tr.count);
             auto it = std::lower_bound(first, last, w0, [](const TraceSlice &x, int64_t v) { return x.start < v; });
             // Slices that began before the step and reach into it are the ancestors of the one before it.
             if (it != first)
-                for (int32_t p = int32_t(std::prev(it) - slices.begin()); p >= 0; p = slices[size_t(p)].parent)
-                    if (slices[size_t(p)].end > w0 && contains(causeTypes, m_types[size_t(p)]))
-                        ts.removed.push_back({w0, std::min(slices[size_t(p)].end, w1)});
+                for (int32_t q = int32_t(std::prev(it) - slices.begin()); q >= 0; q = slices[size_t(q)].parent)
+                    if (slices[size_t(q)].end > w0 && contains(causeTypes, m_types[size_t(q)]))
+                        removed.push_back({w0, std::min(slices[size_t(q)].end, w1)});
             for (; it != last && it->start < w1; ++it) {
                 const size_t i = size_t(it - slices.begin());
-                if (contains(causeTypes, m_types[i])) ts.removed.push_back({it->start, std::min(it->end, w1)});
+                if (contains(causeTypes, m_types[i])) removed.push_back({it->start, std::min(it->end, w1)});
                 else if (m_syncNames.count(it->nameId)) syncs.push_back({it->start, it->end, int32_t(th)});
             }
-            intervals::normalize(ts.removed);
-            int64_t sum = 0;
-            for (const Interval &iv : ts.removed) ts.removedPrefix.push_back(sum), sum += iv.length();
-            if (sum > primaryRemoved) primary = int32_t(th), primaryRemoved = sum;
+            intervals::normalize(removed);
+            const int64_t sum = intervals::total(removed);
+            if (sum > primaryRemoved) primary[k] = int32_t(th), primaryRemoved = sum;
+            if (sum > 0) active[k][th] = removesTime[th] = 1;
+            threads[th].removed.insert(threads[th].removed.end(), removed.begin(), removed.end());
         }
-        // Syncs inside removed slices go with them; nested syncs (runtime over driver) count once.
-        std::sort(syncs.begin(), syncs.end(), [](const Sync &x, const Sync &y) { return x.a < y.a; });
-        std::vector<int64_t> lastSyncEnd(threads.size(), INT64_MIN);
-        std::erase_if(syncs, [&](const Sync &s) {
-            if ((causeOwnsItsGpuWork && threads[size_t(s.thread)].inside(s.a)) || s.a < lastSyncEnd[size_t(s.thread)]) return true;
-            lastSyncEnd[size_t(s.thread)] = s.b;
-            return false;
-        });
-
-        std::vector<char> active(threads.size(), 0);
-        for (size_t th = 0; th < threads.size(); ++th) active[th] = !threads[th].removed.empty();
-        for (const Sync &s : syncs) active[size_t(s.thread)] = 1;
-        std::vector<std::vector<Op>> streams;
-        for (const TraceTrack &tr : m_trace.tracks) {
-            if (!tr.gpu || tr.count == 0) continue;
-            const auto first = slices.begin() + ptrdiff_t(tr.first), last = first + ptrdiff_t(tr.count);
-            auto it = std::lower_bound(first, last, w0, [](const TraceSlice &x, int64_t v) { return x.start < v; });
-            std::vector<Op> ops;
-            for (; it != last && it->start < w1; ++it) {
-                if (it->parent >= 0) continue;  // nested GPU slices move with their parent
-                const auto l = it->correlation >= 0 ? m_launches.find(it->correlation) : m_launches.end();
-                if (l != m_launches.end()) {
-                    ops.push_back({it->start, it->end, l->second.hostStart, l->second.thread, true});
-                    active[size_t(l->second.thread)] = 1;
-                }
-                else ops.push_back({it->start, it->end, it->start, -1, false});
-            }
-            if (!ops.empty()) streams.push_back(std::move(ops));
-        }
-
-        // Re-time stream by stream in order; before each sync, every op launched before it.
-        std::vector<size_t> cursor(streams.size(), 0);
-        std::vector<int64_t> prevEnd(streams.size(), w0), prevEndNew(streams.size(), w0);
-        int64_t gpuEnd = w0, gpuEndNew = w0;  // over the ops handled so far
-        auto advance = [&](int64_t before) {
-            for (size_t q = 0; q < streams.size(); ++q) {
-                for (; cursor[q] < streams[q].size() && streams[q][cursor[q]].launch < before; ++cursor[q]) {
-                    const Op &op = streams[q][cursor[q]];
-                    const int64_t queued = op.start - std::max(op.launched ? op.launch : op.start, prevEnd[q]);
-                    prevEnd[q] = op.end;
-                    gpuEnd = std::max(gpuEnd, op.end);
-                    if (op.launched && causeOwnsItsGpuWork && threads[size_t(op.thread)].inside(op.launch)) continue;
-                    int64_t startNew;
-                    if (op.launched) {
-                        ThreadShift &ts = threads[size_t(op.thread)];
-                        if (!ts.baseSet && op.launch >= w0 && primary >= 0 && op.thread != primary && ts.removed.empty())
-                            ts.base = threads[size_t(primary)].shift(op.launch);
-                        ts.baseSet = ts.baseSet || op.launch >= w0;
-                        const int64_t launchNew = op.launch < w0 ? op.launch : op.launch - threads[size_t(op.thread)].shift(op.launch);
-                        startNew = std::max(launchNew, prevEndNew[q]) + queued;
-                    } else {
-                        startNew = prevEndNew[q] + queued;  // no launch known: it keeps its place behind its stream
-                    }
-                    prevEndNew[q] = startNew + (op.end - op.start);
-                    gpuEndNew = std::max(gpuEndNew, prevEndNew[q]);
-                }
-            }
-        };
-        for (const Sync &s : syncs) {
-            advance(s.a);
-            ThreadShift &ts = threads[size_t(s.thread)];
-            const int64_t shiftAtStart = ts.shift(s.a);
-            // A sync that waited for the GPU ends when the (re-timed) GPU work does, plus its own overhead.
-            const int64_t endNew = gpuEnd <= s.b ? std::max(s.a - shiftAtStart, gpuEndNew) + (s.b - std::max(s.a, gpuEnd))
-                                                 : s.b - shiftAtStart;
-            ts.offsetAfter.emplace_back(s.b, (s.b - endNew) - ts.removedBefore(s.b));
-        }
-        advance(INT64_MAX);
-        int64_t hostShift = -1;
-        for (size_t th = 0; th < threads.size(); ++th)
-            if (active[th]) {
-                const int64_t sh = threads[th].shift(st.hostEnd);
-                hostShift = hostShift < 0 ? sh : std::min(hostShift, sh);
-            }
-        const int64_t hostEndNew = st.hostEnd - std::max<int64_t>(0, hostShift);
-        const int64_t endNew = std::max({w0, hostEndNew, gpuEndNew});
-        out[k] = std::min(st.dur(), endNew - w0);
     }
+    // A step without the cause follows the thread that lost the most time over the run (the loop's
+    // own thread): helper threads are woken by it there too.
+    int32_t loopThread = -1;
+    int64_t loopRemoved = 0;
+    for (size_t th = 0; th < threads.size(); ++th)
+        if (const int64_t sum = intervals::total(threads[th].removed); sum > loopRemoved) loopThread = int32_t(th), loopRemoved = sum;
+    for (int32_t &p : primary)
+        if (p < 0) p = loopThread;
+    for (ThreadShift &ts : threads) {
+        intervals::normalize(ts.removed);
+        int64_t sum = 0;
+        for (const Interval &iv : ts.removed) ts.removedPrefix.push_back(sum), sum += iv.length();
+    }
+    std::vector<int64_t> hostStarts;
+    for (const AnalysisStep &st : steps) hostStarts.push_back(st.hostStart);
+    auto stepOf = [&](int64_t t) -> int32_t {  // the step whose host span holds t, else -1
+        const auto pos = std::upper_bound(hostStarts.begin(), hostStarts.end(), t);
+        if (pos == hostStarts.begin()) return -1;
+        const size_t k = size_t(pos - hostStarts.begin()) - 1;
+        return t < std::max(steps[k].hostEnd, steps[k].end) ? int32_t(k) : -1;
+    };
+    // Syncs inside removed slices go with them; nested syncs (runtime over driver) count once.
+    std::sort(syncs.begin(), syncs.end(), [](const Sync &x, const Sync &y) { return x.a < y.a; });
+    std::vector<int64_t> lastSyncEnd(threads.size(), INT64_MIN);
+    std::erase_if(syncs, [&](const Sync &sy) {
+        if ((causeOwnsItsGpuWork && threads[size_t(sy.thread)].inside(sy.a)) || sy.a < lastSyncEnd[size_t(sy.thread)]) return true;
+        lastSyncEnd[size_t(sy.thread)] = sy.b;
+        return false;
+    });
+    for (const Sync &sy : syncs)
+        if (const int32_t k = stepOf(sy.a); k >= 0) active[size_t(k)][size_t(sy.thread)] = 1;
+
+    const int64_t runStart = steps.front().start, runEnd = steps.back().end;
+    std::vector<std::vector<Op>> streams;
+    for (const TraceTrack &tr : m_trace.tracks) {
+        if (!tr.gpu || tr.count == 0) continue;
+        const auto first = slices.begin() + ptrdiff_t(tr.first), last = first + ptrdiff_t(tr.count);
+        auto it = std::lower_bound(first, last, runStart, [](const TraceSlice &x, int64_t v) { return x.start < v; });
+        std::vector<Op> ops;
+        for (; it != last && it->start < runEnd; ++it) {
+            // Ops are the GPU slices that count (not the profiler's gpu_user_annotation spans over
+            // them); an op nested in another op moves with it.
+            const size_t i = size_t(it - slices.begin());
+            if (m_types[i] == int8_t(Preset::kIgnore)) continue;
+            bool nested = false;
+            for (int32_t q = it->parent; q >= 0 && !nested; q = slices[size_t(q)].parent)
+                nested = m_types[size_t(q)] != int8_t(Preset::kIgnore);
+            if (nested) continue;
+            const auto l = it->correlation >= 0 ? m_launches.find(it->correlation) : m_launches.end();
+            if (l != m_launches.end()) {
+                const int32_t k = stepOf(l->second.hostStart);
+                ops.push_back({it->start, it->end, l->second.hostStart, l->second.thread, k, true});
+                if (k >= 0) active[size_t(k)][size_t(l->second.thread)] = 1;
+            } else {
+                ops.push_back({it->start, it->end, it->start, -1, stepOf(it->start), false});
+            }
+        }
+        if (!ops.empty()) streams.push_back(std::move(ops));
+    }
+
+    // Re-time stream by stream in launch order; before each sync, every op launched before it.
+    std::vector<size_t> cursor(streams.size(), 0);
+    std::vector<int64_t> prevEnd(streams.size(), runStart), prevEndNew(streams.size(), runStart);
+    std::vector<int64_t> gpuEndNewOfStep(n, INT64_MIN);
+    std::vector<int32_t> baseStep(threads.size(), -1);
+    int64_t gpuEnd = runStart, gpuEndNew = runStart;  // over the ops handled so far
+    auto advance = [&](int64_t before) {
+        for (size_t q = 0; q < streams.size(); ++q) {
+            for (; cursor[q] < streams[q].size() && streams[q][cursor[q]].launch < before; ++cursor[q]) {
+                const Op &op = streams[q][cursor[q]];
+                const int64_t queued = op.start - std::max(op.launched ? op.launch : op.start, prevEnd[q]);
+                prevEnd[q] = op.end;
+                gpuEnd = std::max(gpuEnd, op.end);
+                if (op.launched && causeOwnsItsGpuWork && threads[size_t(op.thread)].inside(op.launch)) continue;
+                int64_t startNew;
+                if (op.launched) {
+                    ThreadShift &ts = threads[size_t(op.thread)];
+                    // A launching thread without removed time of its own (the autograd thread running
+                    // backward) is woken by the step's primary thread: it starts as much earlier as that one.
+                    if (op.step >= 0 && baseStep[size_t(op.thread)] != op.step && !removesTime[size_t(op.thread)]) {
+                        baseStep[size_t(op.thread)] = op.step;
+                        const int32_t p = primary[size_t(op.step)];
+                        ts.base = p >= 0 && p != op.thread ? threads[size_t(p)].shift(op.launch) : ts.base;
+                    }
+                    const int64_t launchNew = op.launch < runStart ? op.launch : op.launch - ts.shift(op.launch);
+                    startNew = std::max(launchNew, prevEndNew[q]) + queued;
+                } else {
+                    startNew = prevEndNew[q] + queued;  // no launch known: it keeps its place behind its stream
+                }
+                prevEndNew[q] = startNew + (op.end - op.start);
+                gpuEndNew = std::max(gpuEndNew, prevEndNew[q]);
+                if (op.step >= 0) gpuEndNewOfStep[size_t(op.step)] = std::max(gpuEndNewOfStep[size_t(op.step)], prevEndNew[q]);
+            }
+        }
+    };
+    for (const Sync &sy : syncs) {
+        advance(sy.a);
+        ThreadShift &ts = threads[size_t(sy.thread)];
+        const int64_t shiftAtStart = ts.shift(sy.a);
+        // A sync that waited for the GPU ends when the (re-timed) GPU work does, plus its own overhead.
+        const int64_t endNew = gpuEnd <= sy.b ? std::max(sy.a - shiftAtStart, gpuEndNew) + (sy.b - std::max(sy.a, gpuEnd))
+                                              : sy.b - shiftAtStart;
+        ts.offsetAfter.emplace_back(sy.b, (sy.b - endNew) - ts.removedBefore(sy.b));
+    }
+    advance(INT64_MAX);
+
+    // Each step on the new timeline: it starts when the host reaches it (or the previous step ends)
+    // and ends at the later of its host end and its last GPU op, as StepTimeline measures steps.
+    std::vector<int64_t> out(n);
+    int64_t prevNewEnd = INT64_MIN, total = 0, totalNew = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const AnalysisStep &st = steps[k];
+        // The step's own thread is the one that lost the cause's time (the loop that runs the
+        // callback, the checkpoint, the input); a helper thread (autograd) only follows it. Without
+        // one, the active thread that moved least.
+        int64_t shiftStart = -1, shiftEnd = -1;
+        for (size_t th = 0; th < threads.size(); ++th) {
+            const bool own = primary[k] >= 0 ? int32_t(th) == primary[k] : bool(active[k][th]);
+            if (!own) continue;
+            const int64_t a = threads[th].shift(st.hostStart), b = threads[th].shift(st.hostEnd);
+            shiftStart = shiftStart < 0 ? a : std::min(shiftStart, a);
+            shiftEnd = shiftEnd < 0 ? b : std::min(shiftEnd, b);
+        }
+        const int64_t hostStartNew = st.hostStart - std::max<int64_t>(0, shiftStart);
+        const int64_t hostEndNew = st.hostEnd - std::max<int64_t>(0, shiftEnd);
+        const int64_t startNew = std::max(prevNewEnd, hostStartNew);
+        const int64_t endNew = std::max({startNew, hostEndNew, gpuEndNewOfStep[k]});
+        out[k] = endNew - startNew;
+        prevNewEnd = endNew;
+        total += st.dur();
+        totalNew += out[k];
+    }
+    if (totalNew > total)  // the replay never makes the run slower: keep it as it was
+        for (size_t k = 0; k < n; ++k) out[k] = steps[k].dur();
     return out;
 }
 

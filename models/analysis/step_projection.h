@@ -1,13 +1,15 @@
 #pragma once
 // StepProjector answers "what is fixing this cause worth": the step times of a run if one cause's
 // time (one or more step-time categories, e.g. input) were gone. Two methods:
-//   replay  — where the trace links host launches to GPU work (correlation ids), each step is re-timed
-//             along its dependencies: the launching host threads run without the cause's slices (and
-//             without the GPU work those slices launched), each GPU op starts at max(its new launch
-//             time, the new end of the op before it on its stream) plus the queueing delay it had,
-//             blocking syncs end no earlier than the re-timed GPU work they waited for, and the step
-//             ends at the later of its host end and its last GPU op. So removing input or a callback
-//             never makes a step shorter than the GPU's own work plus what the host must still do.
+//   replay  — where the trace links host launches to GPU work (correlation ids), the run is re-timed
+//             as one timeline along its dependencies: the launching host threads run without the
+//             cause's slices (and without the GPU work and the syncs inside them), each GPU op starts
+//             at max(its new launch time, the new end of the op before it on its stream) plus the
+//             queueing delay it had, the syncs that stay end no earlier than the re-timed GPU work
+//             they waited for, and each step ends at the later of its host end and its last GPU op.
+//             The host may run ahead into the next step while the GPU finishes this one, so removing
+//             a phase that waited on the device (.item() in a callback, a checkpoint's copies) gives
+//             the step the GPU's pace; it never makes a step shorter than the GPU's own work.
 //   exposed — otherwise (device-side causes, untraced time, traces without launch links): the step
 //             minus the cause's exposed time, but never less than the union of all other activity
 //             in the step (work the cause hid becomes visible).

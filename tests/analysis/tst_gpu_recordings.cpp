@@ -71,9 +71,36 @@ private slots:
         QCOMPARE(callback.report().runs[0].analysis.bottleneck, std::string("callback"));
         test::ImportedSession checkpoint({recording("checkpoint.pt.trace.json.gz")});
         QCOMPARE(checkpoint.report().runs[0].analysis.bottleneck, std::string("checkpoint"));
+        test::ImportedSession input({recording("slow_input.pt.trace.json.gz")});  // record_function("input_pipeline")
+        QCOMPARE(input.report().runs[0].analysis.bottleneck, std::string("input"));
         test::ImportedSession baseline({recording("baseline.pt.trace.json.gz")});
-        const RunAnalysis &b = baseline.report().runs[0].analysis;
+        const Report baselineReport = baseline.report();
+        const RunAnalysis &b = baselineReport.runs[0].analysis;
         QVERIFY2(b.gpuBusyPct > 50, qPrintable(QString::number(b.gpuBusyPct)));
+    }
+
+    // "Without this phase" against the same loop measured without it (issue #32). The callback reads
+    // 65 values with .item() a step: each waits for the GPU, so the host cannot run ahead; removed, the
+    // host's next step overlaps this step's GPU work. Before the run was re-timed as one timeline
+    // (each step alone, GPU profiler annotations taken for ops) it projected 1.00x against 1.23x.
+    void projectionsAgainstTheMeasuredLoop() {
+        const double baseline = measuredMs("baseline");
+        struct Case { const char *variant; double lowest; double within; };
+        // Checkpoint and input: in these recordings the host's own work after the phase runs ~1.5x
+        // slower than in the baseline run (10 ms vs 6.6 ms steps around a checkpoint, 11.7 ms after
+        // the input's 25 MB flip: cold caches), which no replay of the trace can know; they are held
+        // to a floor, the callback to 15 %.
+        for (const Case c : {Case{"sync_callback", 0, 0.15}, Case{"checkpoint", 2.0, 0}, Case{"slow_input", 2.8, 0}}) {
+            test::ImportedSession s({recording(std::string(c.variant) + ".pt.trace.json.gz")});
+            const Report report = s.report();
+            const RunAnalysis &a = report.runs[0].analysis;
+            QVERIFY2(a.projection, c.variant);
+            QCOMPARE(a.projection->method, std::string("replay"));
+            const double measured = measuredMs(c.variant) / baseline, projected = a.projection->speedup;
+            const QString what = QString("%1: projected %2x, measured %3x").arg(c.variant).arg(projected).arg(measured);
+            if (c.within > 0) QVERIFY2(std::abs(projected - measured) / measured < c.within, qPrintable(what));
+            else QVERIFY2(projected > c.lowest && projected <= measured * 1.15, qPrintable(what));
+        }
     }
 
     // A graph launch runs many kernels under one correlation id: they are linked to that launch.
