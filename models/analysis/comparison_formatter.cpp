@@ -56,6 +56,21 @@ std::string join(const std::vector<std::string> &v, const char *none = "none") {
     return out;
 }
 
+QJsonArray reducedJson(const RunComparison &c) {
+    QJsonArray a;
+    for (const RunComparison::Reduced &r : c.reduced)
+        a.append(QJsonObject{{"rule", q(r.rule)}, {"from", findingSeverityName(r.from)}, {"to", findingSeverityName(r.to)}});
+    return a;
+}
+
+// The resolved findings and, counted with them, the reduced ones: "a, b; reduced: c (high → low)".
+std::string resolvedText(const RunComparison &c) {
+    std::vector<std::string> reduced;
+    for (const RunComparison::Reduced &r : c.reduced) reduced.push_back(r.text());
+    if (reduced.empty()) return join(c.resolved);
+    return (c.resolved.empty() ? std::string() : join(c.resolved) + "; ") + "reduced: " + join(reduced);
+}
+
 std::string speedText(const RunComparison &c) {
     if (c.next.stepTime.meanMs <= 0 || c.base.stepTime.meanMs <= 0) return {};
     const double x = c.base.stepTime.meanMs / c.next.stepTime.meanMs;
@@ -95,7 +110,8 @@ std::string ComparisonFormatter::json(const RunComparison &c) {
                      {"samples_per_s_change_pct", orNull(c.samplesPerSecondChangePct)},
                      {"categories", categories},
                      {"ops", ops},
-                     {"findings", QJsonObject{{"resolved", strings(c.resolved)}, {"new", strings(c.added)}, {"kept", strings(c.kept)},
+                     {"findings", QJsonObject{{"resolved", strings(c.resolved)}, {"reduced", reducedJson(c)},
+                                              {"new", strings(c.added)}, {"kept", strings(c.kept)},
                                               {"titles", titlesJson(c.titles)}}},
                      {"notes", strings(c.notes)}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
@@ -128,7 +144,7 @@ std::string ComparisonFormatter::text(const RunComparison &c, size_t topOps) {
         const std::string name = printableText(o.name);
         out << line << (name.size() > 96 ? name.substr(0, 95) + "…" : name) << "  [" << opName(o) << "]\n";
     }
-    out << "\n  findings resolved: " << join(c.resolved) << "\n  findings new: " << join(c.added)
+    out << "\n  findings resolved: " << resolvedText(c) << "\n  findings new: " << join(c.added)
         << "\n  findings kept: " << join(c.kept) << "\n";
     for (const std::string &n : c.notes) out << "  note: " << printableText(n) << "\n";
     return out.str();
@@ -162,7 +178,7 @@ std::string ComparisonFormatter::markdown(const RunComparison &c, size_t topOps)
         out << "| " << markdownText(o.name) << " | " << opName(o) << " | " << RunComparison::statusName(o.status) << " | "
             << fmt("%.2f", o.baseMsPerStep) << " | " << fmt("%.2f", o.newMsPerStep) << " | " << signedMs(o.deltaMs()) << " |\n";
     }
-    out << "\n## Findings\n\n- resolved: " << join(c.resolved) << "\n- new: " << join(c.added) << "\n- kept: " << join(c.kept)
+    out << "\n## Findings\n\n- resolved: " << resolvedText(c) << "\n- new: " << join(c.added) << "\n- kept: " << join(c.kept)
         << "\n";
     if (!c.notes.empty()) {
         out << "\n";

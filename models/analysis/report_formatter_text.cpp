@@ -90,7 +90,8 @@ std::string ReportFormatter::text(const Report &report) {
         if (!r.run.framework.empty()) out << " (" << shown(r.run.framework) << ")";
         if (!r.run.device.empty()) out << " on " << shown(r.run.device);
         out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
-        if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step\n";
+        if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step (from its first GPU work, "
+                                           "when it has any: set-up before it is in no step)\n";
         if (a.steps.source == StepSource::TfTrainFunction)
             out << "  no step markers: each execution of the TensorFlow training function is a step\n";
         out << "  steps: " << r.steps.size() << "\n";

@@ -28,17 +28,23 @@ ComparedRun describe(const RunReport &r, const std::string &label) {
 double perStep(int64_t ns, int64_t steps) { return steps > 0 ? double(ns) / 1e6 / double(steps) : 0.0; }
 
 // The rules that found something: an "info" finding says the cause is absent ("Not input-bound").
-std::set<std::string> rules(const RunAnalysis &a, std::map<std::string, std::string> &titles) {
-    std::set<std::string> out;
+// Each rule's highest severity among the run's findings (info ones left out).
+std::map<std::string, FindingSeverity> rules(const RunAnalysis &a, std::map<std::string, std::string> &titles) {
+    std::map<std::string, FindingSeverity> out;
     for (const Finding &f : a.findings)
         if (f.severity != FindingSeverity::Info) {
-            out.insert(f.rule);
+            auto [it, fresh] = out.emplace(f.rule, f.severity);
+            if (!fresh) it->second = std::max(it->second, f.severity);
             titles.emplace(f.rule, f.title);
         }
     return out;
 }
 
 } // namespace
+
+std::string RunComparison::Reduced::text() const {
+    return rule + " (" + findingSeverityName(from) + " \u2192 " + findingSeverityName(to) + ")";
+}
 
 const char *RunComparison::statusName(OpDelta::Status s) {
     switch (s) {
@@ -95,9 +101,14 @@ RunComparison RunComparison::compare(const RunReport &base, const std::string &b
         return std::max(a.baseTotalMs, a.newTotalMs) > std::max(b.baseTotalMs, b.newTotalMs);
     });
 
-    const std::set<std::string> before = rules(base.analysis, c.titles), after = rules(next.analysis, c.titles);
-    for (const std::string &r : before) (after.count(r) ? c.kept : c.resolved).push_back(r);
-    for (const std::string &r : after)
+    const auto before = rules(base.analysis, c.titles), after = rules(next.analysis, c.titles);
+    for (const auto &[r, severity] : before) {
+        const auto now = after.find(r);
+        if (now == after.end()) c.resolved.push_back(r);
+        else if (now->second < severity) c.reduced.push_back({r, severity, now->second});
+        else c.kept.push_back(r);
+    }
+    for (const auto &[r, severity] : after)
         if (!before.count(r)) c.added.push_back(r);
 
     for (const ComparedRun *side : {&c.base, &c.next})

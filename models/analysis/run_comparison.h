@@ -53,6 +53,14 @@ struct RunComparison {
     std::vector<CategoryDelta> categories;         // every category, in DESIGN.md order
     std::vector<OpDelta> ops;                      // by |delta per step|, largest first
     std::vector<std::string> resolved, added, kept;  // rules of findings other than "info"
+    // Rules found in both runs at a lower severity in the new one ("reduced (high → low)"): counted
+    // with the resolved ones, never as kept.
+    struct Reduced {
+        std::string rule;
+        FindingSeverity from = FindingSeverity::Info, to = FindingSeverity::Info;
+        std::string text() const;  // "rule (high → low)"
+    };
+    std::vector<Reduced> reduced;
     std::map<std::string, std::string> titles;       // rule -> a finding's title
     std::vector<std::string> notes;                // what the reader must know (whole runs, lengths)
 

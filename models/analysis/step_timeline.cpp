@@ -34,11 +34,20 @@ StepTimeline StepTimeline::build(const std::vector<StepRow> &stored, std::option
     out.source = source == StepSource::TfTrainFunction ? StepSource::TfTrainFunction : StepSource::Markers;
     if (markers.empty()) {
         out.source = StepSource::WholeTrace;
+        // With GPU work, the step starts at the first of it (or the call that launched it): set-up
+        // before it (MPI_Init, cudaMalloc, reading the data) belongs to no step.
         int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        int64_t firstGpu = std::numeric_limits<int64_t>::max();
         for (const TraceSlice &s : trace.slices) {
             lo = std::min(lo, s.start);
             hi = std::max(hi, s.end);
+            if (!s.gpu) continue;
+            firstGpu = std::min(firstGpu, s.start);
+            if (s.correlation < 0) continue;
+            if (const auto l = trace.launchStartByCorrelation.find(s.correlation); l != trace.launchStartByCorrelation.end())
+                firstGpu = std::min(firstGpu, l->second);
         }
+        if (firstGpu != std::numeric_limits<int64_t>::max()) lo = std::max(lo, firstGpu);
         if (lo < hi) out.steps.push_back({0, lo, hi, lo, hi, 0});
         return out;
     }

@@ -1,5 +1,6 @@
 #include "models/analysis/trace_data.h"
 
+#include "models/analysis/type_refinement.h"
 #include "models/store/slice_self_time.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ std::vector<int8_t> TraceData::classify(const Preset &preset) const {
         }
         out[i] = it->second;
     }
+    TypeRefinement::apply(*this, preset, out);  // what one event's name cannot say
     return out;
 }
 

@@ -117,8 +117,14 @@ void CompareView::setComparison(const RunComparison &c) {
     for (const std::string &n : c.notes) notes << esc(n);
     m_notes->setText(notes.join(QStringLiteral("<br>")));
     m_notes->setVisible(!notes.isEmpty());
+    QStringList reduced;
+    for (const RunComparison::Reduced &r : c.reduced) reduced << esc(r.text());
+    QString resolved = rulesText(c.resolved, c.titles);
+    if (!reduced.isEmpty())
+        resolved = (c.resolved.empty() ? QString() : resolved + QStringLiteral("; ")) +
+                   tr("reduced: %1").arg(reduced.join(QStringLiteral(", ")));
     m_findings->setText(tr("<b>Findings</b> resolved: %1 · new: %2 · kept: %3")
-                            .arg(rulesText(c.resolved, c.titles), rulesText(c.added, c.titles), rulesText(c.kept, c.titles)));
+                            .arg(resolved, rulesText(c.added, c.titles), rulesText(c.kept, c.titles)));
     m_model->setOps(c.ops);
     m_table->sortByColumn(-1, Qt::AscendingOrder);  // the comparison's order: the biggest change either way first
     m_nameColumn->fit();
