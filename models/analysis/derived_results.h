@@ -43,7 +43,9 @@ class DerivedResults {
 public:
     // Raised whenever an analyzer changes what it computes from the same inputs, so that sessions
     // analysed by an older Stepscope are analysed again.
-    static constexpr int kAnalysisRevision = 2;  // 2: the input-bound finding splits input and H2D
+    // 2: the input-bound finding splits input and H2D; 3: advice in the run's framework, the replay as one
+    // timeline, copies/syncs/allocations not counted as kernel launch (issue #32)
+    static constexpr int kAnalysisRevision = 3;
 
     // The options of a session's own analysis, the one the window shows and stores: the session's
     // saved batch size (or one detected), every step, no extra preset.

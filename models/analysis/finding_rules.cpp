@@ -1,5 +1,7 @@
 #include "models/analysis/finding_rules.h"
 
+#include "models/analysis/framework_advice.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,12 +46,10 @@ void verdict(RunAnalysis &ra, const std::string &rule, double value, Threshold t
     ra.findings.push_back(withEvidence(std::move(f), ra, evidence, 0.05));
 }
 
-void tensorflowVerdicts(RunAnalysis &ra) {
+void tensorflowVerdicts(RunAnalysis &ra, Framework fw) {
     const double input = ra.categoryPct(Category::Input) + ra.categoryPct(Category::H2D);
     const double other = ra.categoryPct(Category::Other);
-    const std::string inputRec =
-        "Overlap input with compute: PyTorch DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
-        "prefetch_factor>=2); tf.data .prefetch(tf.data.AUTOTUNE), parallel map/interleave, .cache() small datasets.";
+    const std::string inputRec = FrameworkAdvice::text("input", fw);
     if (input >= 5) {
         verdict(ra, "tf_input_bound", input, {20, 5}, Category::Input, "input-bound", inputRec);
         // TensorFlow counts host-to-device copies as input: say so, beside the input share alone.
@@ -77,72 +77,61 @@ void tensorflowVerdicts(RunAnalysis &ra) {
                                formatPct(input) + " of step time waits for input (< 5%).", "", {}, 0, 0});
     }
     verdict(ra, "tf_output_bound", ra.categoryPct(Category::D2H), {20, 5}, Category::D2H, "output-bound (device to host)",
-            "Fetch fewer or smaller results each step: avoid .item()/.cpu() per step, accumulate metrics on the GPU.");
+            FrameworkAdvice::text("output", fw));
     verdict(ra, "tf_kernel_launch", ra.categoryPct(Category::KernelLaunch), {15, 3}, Category::KernelLaunch,
-            "bound by kernel launch",
-            "Launch fewer, bigger kernels: larger batch, fuse ops (torch.compile, XLA jit_compile=True), CUDA graphs; with "
-            "tf.data set TF_GPU_THREAD_MODE=gpu_private so launches do not compete with input threads.");
+            "bound by kernel launch", FrameworkAdvice::text("kernel_launch", fw));
     verdict(ra, "tf_all_others", other, {15, 3}, Category::Other, "spent in untraced time (all others)",
-            "Could be Python execution overhead: move per-step Python work off the training loop, use tf.function / "
-            "torch.compile, profile with with_stack=True.");
+            FrameworkAdvice::text("untraced", fw));
     verdict(ra, "tf_collectives", ra.categoryPct(Category::Collective), {15, 3}, Category::Collective,
-            "bound by device collective communication",
-            "Overlap communication with backward (DDP bucket_cap_mb, gradient_as_bucket_view), compress gradients, "
-            "accumulate gradients over several steps, or use a faster interconnect.");
+            "bound by device collective communication", FrameworkAdvice::text("collectives", fw));
 }
 
-void pytorchRecommendations(RunAnalysis &ra) {
+// The PyTorch profiler plugin's rules: on PyTorch runs; on a run of unknown framework (an Nsight export)
+// they say whose rule they are; never on TensorFlow or JAX runs.
+void pytorchRecommendations(RunAnalysis &ra, Framework fw) {
+    if (fw != Framework::PyTorch && fw != Framework::Unknown) return;
+    const std::string borrowed = fw == Framework::Unknown ? " (PyTorch profiler plugin rule)" : "";
     const double input = ra.categoryPct(Category::Input);
     if (input > 5)
         ra.findings.push_back(withEvidence(
-            {"pt_dataloader", input >= 20 ? FindingSeverity::High : FindingSeverity::Medium, "High time cost on input data loading",
+            {"pt_dataloader", input >= 20 ? FindingSeverity::High : FindingSeverity::Medium,
+             "High time cost on input data loading" + borrowed,
              formatPct(input) + " of step time is spent in the DataLoader (PyTorch profiler plugin: > 5%).",
-             "Increase DataLoader num_workers (multi-process loading), set pin_memory=True and prefetch_factor; move "
-             "heavy augmentation to the GPU (DALI, torchvision.transforms.v2 on CUDA tensors).",
-             {}, 0, 0},
+             FrameworkAdvice::text("dataloader", Framework::PyTorch), {}, 0, 0},
             ra, Category::Input, 0.05));
     const double comm = ra.categoryPct(Category::Collective);
     if (comm > 10)
         ra.findings.push_back(withEvidence(
-            {"pt_communication", comm >= 30 ? FindingSeverity::High : FindingSeverity::Medium, "High communication time",
+            {"pt_communication", comm >= 30 ? FindingSeverity::High : FindingSeverity::Medium, "High communication time" + borrowed,
              formatPct(comm) + " of step time is exposed communication (PyTorch profiler plugin: > 10%).",
-             "Try gradient compression (DDP comm hooks), gradient accumulation, or a larger batch; with large batches "
-             "consider the LAMB optimizer.",
-             {}, 0, 0},
+             FrameworkAdvice::text("communication", Framework::PyTorch), {}, 0, 0},
             ra, Category::Collective, 0.05));
     if (ra.gpuTraced && ra.gpuBusyPct < 50 && !ra.steps.steps.empty())  // a CPU-only trace has no GPU to fill
-        ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? FindingSeverity::High : FindingSeverity::Medium, "Low GPU utilization",
+        ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? FindingSeverity::High : FindingSeverity::Medium,
+                               "Low GPU utilization" + borrowed,
                                "GPU kernels run during " + formatPct(ra.gpuBusyPct) +
                                    " of step time (PyTorch profiler plugin: < 50%).",
-                               "Increase the batch size (if memory allows) to give the GPU more work per launch, after "
-                               "fixing the bottleneck that keeps the GPU idle.",
+                               FrameworkAdvice::text("low_gpu_utilization", Framework::PyTorch),
                                {}, ra.steps.steps.front().start, ra.steps.steps.back().end});
 }
 
-void stageRules(RunAnalysis &ra) {
+void stageRules(RunAnalysis &ra, Framework fw) {
     struct Stage {
         Category c;
-        const char *rule, *title, *rec;
+        const char *rule, *title, *topic;
     };
     static const Stage stages[] = {
-        {Category::Callback, "callback_bound", "Slow per-step callbacks",
-         "Make per-step callbacks cheap: log every N steps, avoid .item()/host syncs and Python metric code in "
-         "on_train_batch_end, compute metrics on the GPU and fetch them rarely."},
-        {Category::Checkpoint, "checkpoint_bound", "Checkpoints stall training",
-         "Checkpoint less often, save asynchronously (torch.distributed.checkpoint.async_save, a background thread), "
-         "write to local NVMe first and upload in the background."},
-        {Category::H2D, "h2d_exposed", "Exposed host-to-device copies",
-         "Pin host memory (DataLoader pin_memory=True), copy with non_blocking=True on a side stream, send uint8 and "
-         "convert/normalise on the GPU."},
-        {Category::Compilation, "compilation", "Compilation during training",
-         "Avoid recompilation: fix input shapes (pad/bucket), mark dynamic dims, warm up before timing."},
+        {Category::Callback, "callback_bound", "Slow per-step callbacks", "callback"},
+        {Category::Checkpoint, "checkpoint_bound", "Checkpoints stall training", "checkpoint"},
+        {Category::H2D, "h2d_exposed", "Exposed host-to-device copies", "h2d"},
+        {Category::Compilation, "compilation", "Compilation during training", "compilation"},
     };
     for (const Stage &s : stages) {
         const double p = ra.categoryPct(s.c);
         if (p < 5) continue;
         ra.findings.push_back(withEvidence({s.rule, p >= 20 ? FindingSeverity::High : FindingSeverity::Medium, s.title,
                                             formatPct(p) + " of step time is exposed " + std::string(categoryName(s.c)) + ".",
-                                            s.rec, {}, 0, 0},
+                                            FrameworkAdvice::text(s.topic, fw), {}, 0, 0},
                                            ra, s.c, 0.02));
     }
     // Device gaps are summed over the GPUs: compare them with the step time of as many GPUs.
@@ -170,16 +159,16 @@ void stageRules(RunAnalysis &ra) {
     }
 }
 
-std::string outlierRecommendation(const std::string &cause) {
+std::string outlierRecommendation(const std::string &cause, Framework fw) {
     if (cause == "checkpoint") return "Save checkpoints asynchronously or less often.";
     if (cause == "evaluation") return "Run evaluation less often or on a separate process/GPU.";
     if (cause == "summary_writing") return "Write summaries less often (every N steps) and flush asynchronously.";
     if (cause == "gc") return "Python GC pauses: call gc.freeze() after setup or gc.collect() at fixed intervals.";
-    if (cause == "input") return "Some batches arrive late: increase prefetching and DataLoader workers.";
+    if (cause == "input") return FrameworkAdvice::text("outlier_input", fw);
     return "Zoom to these steps and compare them with a typical step.";
 }
 
-void stepOutlierRules(RunAnalysis &ra) {
+void stepOutlierRules(RunAnalysis &ra, Framework fw) {
     const auto &steps = ra.steps.steps;
     // SageMaker StepOutlier at its defaults: once > 100 steps, outliers are > mean + 3 sigma; fires on > 10.
     if (steps.size() > 100) {
@@ -207,7 +196,7 @@ void stepOutlierRules(RunAnalysis &ra) {
     for (const OutlierStep &o : ra.outliers) byCause[o.cause].push_back(o.step);
     for (const auto &[cause, list] : byCause) {
         Finding f{"outlier_steps", list.size() * 10 >= steps.size() ? FindingSeverity::Medium : FindingSeverity::Low,
-                  "Slow steps coinciding with " + cause, "", outlierRecommendation(cause), list, 0, 0};
+                  "Slow steps coinciding with " + cause, "", outlierRecommendation(cause, fw), list, 0, 0};
         std::vector<int64_t> durs;
         for (const AnalysisStep &s : steps) durs.push_back(s.dur());
         std::nth_element(durs.begin(), durs.begin() + ptrdiff_t(durs.size() / 2), durs.end());
@@ -284,12 +273,12 @@ std::vector<OutlierStep> FindingRules::outlierSteps(const RunAnalysis &ra, const
 }
 
 void FindingRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types,
-                            const StepEventRules &stepEvents) {
-    tensorflowVerdicts(ra);
-    pytorchRecommendations(ra);
-    stageRules(ra);
+                            const StepEventRules &stepEvents, Framework framework) {
+    tensorflowVerdicts(ra, framework);
+    pytorchRecommendations(ra, framework);
+    stageRules(ra, framework);
     ra.outliers = outlierSteps(ra, trace, types, stepEvents);
-    stepOutlierRules(ra);
+    stepOutlierRules(ra, framework);
 }
 
 } // namespace stepscope

@@ -2,12 +2,14 @@
 // FindingRules turns a run's breakdown, GPU busy time, gaps and step times into findings with
 // severity, evidence (steps, time range) and a concrete recommendation: the TensorFlow profiler's
 // verdicts at its thresholds (input, output, kernel launch, all others, collectives), the PyTorch
-// profiler plugin's recommendations (DataLoader > 5%, communication > 10%, GPU utilization < 50%),
+// profiler plugin's recommendations (DataLoader > 5%, communication > 10%, GPU utilization < 50%; on
+// PyTorch runs, or borrowed on runs of unknown framework),
 // Stepscope's own stage rules (callback, checkpoint, H2D, compilation, GPU idle), SageMaker's
 // StepOutlier at its defaults and outlier steps classified by what coincides with them.
 // MetricRules (metric_rules.h) adds the SageMaker rules on instance metrics. Called by RunAnalyzer.
 
 #include "models/analysis/category_rules.h"
+#include "models/analysis/framework_advice.h"
 #include "models/analysis/run_analysis.h"
 #include "models/analysis/trace_data.h"
 
@@ -15,8 +17,9 @@ namespace stepscope {
 
 class FindingRules {
 public:
+    // Recommendations are worded for `framework` (framework_advice.h).
     static void evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types,
-                         const StepEventRules &stepEvents);
+                         const StepEventRules &stepEvents, Framework framework);
     // Steps longer than 1.5x the median (at least 3 steps), each labelled by what coincides with it.
     static std::vector<OutlierStep> outlierSteps(const RunAnalysis &ra, const TraceData &trace,
                                                  const std::vector<int8_t> &types, const StepEventRules &stepEvents);

@@ -105,7 +105,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     throwIfCancelled(cancel);
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();
-    FindingRules::evaluate(ra, trace, types, stepEvents);
+    FindingRules::evaluate(ra, trace, types, stepEvents, frameworkOf(run.framework));
     MetricRules::evaluate(ra, metrics);
     MemoryHeadroom::evaluate(ra, metrics);
     ProjectionRules::evaluate(ra, trace, types);
