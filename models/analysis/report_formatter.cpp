@@ -207,6 +207,7 @@ std::string ReportFormatter::json(const Report &report) {
                             {"bottleneck_evidence", q(a.bottleneckEvidence)},
                             {"projection", projectionJson(a.projection)}, {"memory", memoryJson(a.memory)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
+        if (const double between = a.steps.meanBetweenStepsNs(); between > 0) summary["between_steps_ms_mean"] = round2(between / 1e6);
         if (!a.tfData.empty()) summary["tf_data"] = tfDataJson(a.tfData);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {

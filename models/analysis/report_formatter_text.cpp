@@ -92,8 +92,14 @@ std::string ReportFormatter::text(const Report &report) {
         out << "\n  events: " << r.events << " on " << r.tracks << " tracks\n";
         if (!r.stepsFromMarkers) out << "  no step markers in this trace: the whole trace is reported as one step (from its first GPU work, "
                                            "when it has any: set-up before it is in no step)\n";
-        if (a.steps.source == StepSource::TfTrainFunction)
+        if (a.steps.source == StepSource::TfTrainFunction) {
             out << "  no step markers: each execution of the TensorFlow training function is a step\n";
+            // Steps grouped under the function's run (FunctionRun) leave the eager wrapper between them.
+            if (const double between = a.steps.meanBetweenStepsNs(); between > 0)
+                out << "  between steps: " << fmt("%.2f", between / 1e6)
+                    << " ms each (the eager wrapper and Python around each run of the function; TensorFlow counts it "
+                       "in no step)\n";
+        }
         out << "  steps: " << r.steps.size() << "\n";
         if (r.steps.empty()) continue;
         out << "  step time (ms): mean " << fmt("%.2f", r.stepTime.meanMs) << ", median " << fmt("%.2f", r.stepTime.medianMs)

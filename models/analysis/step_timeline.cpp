@@ -96,6 +96,12 @@ IntervalList StepTimeline::windows() const {
     return w;
 }
 
+double StepTimeline::meanBetweenStepsNs() const {
+    int64_t between = 0;
+    for (size_t k = 1; k < steps.size(); ++k) between += std::max<int64_t>(0, steps[k].start - steps[k - 1].end);
+    return steps.size() > 1 ? double(between) / double(steps.size() - 1) : 0.0;
+}
+
 int64_t StepTimeline::totalNs() const {
     int64_t t = 0;
     for (const AnalysisStep &s : steps) t += s.dur();

@@ -39,6 +39,9 @@ struct StepTimeline {
     void restrict(std::optional<int64_t> first, std::optional<int64_t> last);
     IntervalList windows() const;
     int64_t totalNs() const;
+    // Mean time between one step's end and the next one's start (0 when steps abut, as most do; the
+    // eager wrapper around TensorFlow's FunctionRun steps otherwise).
+    double meanBetweenStepsNs() const;
 };
 
 } // namespace stepscope

@@ -135,6 +135,31 @@ private slots:
         QVERIFY(both && both->recommendation.find("PyTorch: ") == 0 && both->recommendation.find("TensorFlow: ") != std::string::npos);
     }
 
+    // A TF 2 Keras step without markers: the eager wrapper (120 ms) around the executor's run of the
+    // function (FunctionRun, 85 ms, 52 ms of it waiting in IteratorGetNext). TensorFlow's step is the
+    // FunctionRun: 61 % input; the wrapper's 35 ms lie between steps.
+    void tensorflowStepsFollowFunctionRun() {
+        std::string events = R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"/host:CPU"}},)";
+        for (int k = 0; k < 3; ++k) {
+            const std::string t = std::to_string(k * 120000);
+            auto at = [&](int offset) { return std::to_string(k * 120000 + offset); };
+            events += R"({"ph":"X","name":"EagerExecute: __inference_train_function_1234","pid":1,"tid":1,"ts":)" + t + R"(,"dur":120000},)";
+            events += R"({"ph":"X","name":"FunctionRun","pid":1,"tid":2,"ts":)" + at(30000) + R"(,"dur":85000},)";
+            events += R"({"ph":"X","name":"IteratorGetNext","pid":1,"tid":2,"ts":)" + at(30000) + R"(,"dur":52000},)";
+            events += R"({"ph":"X","name":"MatMul","pid":1,"tid":2,"ts":)" + at(82000) + R"(,"dur":33000},)";
+        }
+        events.pop_back();
+        const auto run = analyse(R"({"traceEvents":[)" + events + "]}");
+        const RunAnalysis &a = run->analysis();
+        QCOMPARE(a.steps.source, StepSource::TfTrainFunction);
+        QCOMPARE(a.steps.steps.size(), size_t(3));
+        for (const AnalysisStep &st : a.steps.steps) QCOMPARE(st.dur(), int64_t(85000000));
+        QCOMPARE(a.steps.meanBetweenStepsNs(), 35e6);  // the wrapper's own time, between the steps
+        QVERIFY2(std::abs(a.categoryPct(Category::Input) - 61.18) < 0.1, qPrintable(QString::number(a.categoryPct(Category::Input))));
+        const Finding *input = finding(a, "tf_input_bound");
+        QVERIFY(input && input->severity == FindingSeverity::High);
+    }
+
     void compareSaysReduced() {
         RunReport base, next;
         base.analysis.findings.push_back({"tf_input_bound", FindingSeverity::High, "Highly input-bound", "", "", {}, 0, 0});
