@@ -25,7 +25,7 @@ StepSimulator::StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter 
         uint64_t laneSeed = DeterministicRandom::mix(setup_.seed, static_cast<uint64_t>(g) + 1);
         if (setup_.rank > 0)  // rank 0 (and every single-process trace) keeps the historical bytes
             laneSeed = DeterministicRandom::mix(laneSeed, static_cast<uint64_t>(setup_.rank));
-        lanes_.push_back({g, kPid + g, start, start, start, DeterministicRandom(laneSeed)});
+        lanes_.push_back({g, kPid + g, start, start, start, DeterministicRandom(laneSeed), 0, {}});
     }
 }
 
@@ -256,7 +256,8 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     }
     if (inOptimizer)
         close(l, optimizer, us(l, 5, 12));
-    lossItem(l, shape);
+    if (!setup_.phasesSync)
+        lossItem(l, shape);  // with phasesSync the loss is read in the callback, if anywhere
     callback(l, shape);
     if (shape.checkpoint)
         checkpoint(l, shape);
@@ -276,9 +277,16 @@ void StepSimulator::op(Lane &l, const OpSpec &spec, const StepShape &shape) {
     const double meanKernelNs = static_cast<double>(shape.gpuComputeNs) / program_.kernelCount();
     for (const auto &k : spec.kernels) {
         const int64_t corr = nextCorrelation_++;
+        // A full launch queue blocks the launch call until the oldest queued kernel starts.
+        while (!l.queued.empty() && l.queued.front() <= l.cpu) l.queued.pop_front();
+        int64_t blocked = 0;
+        if (l.queued.size() >= kLaunchQueueDepth) {
+            blocked = l.queued.front() - l.cpu;
+            l.queued.pop_front();
+        }
         const int64_t launchTs = l.cpu;
         runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel,
-                    static_cast<int64_t>(static_cast<double>(shape.launchNs) * l.rng.uniform(0.7, 1.4)), corr, ext);
+                    blocked + static_cast<int64_t>(static_cast<double>(shape.launchNs) * l.rng.uniform(0.7, 1.4)), corr, ext);
         const double durNs =
             launchBound ? meanKernelNs * l.rng.uniform(0.6, 1.4) : k.weight * nsPerWeight_ * l.rng.jitter(0.08);
         // Back-to-back kernels on one stream leave about a microsecond between them.
@@ -286,6 +294,7 @@ void StepSimulator::op(Lane &l, const OpSpec &spec, const StepShape &shape) {
         const int64_t dur = std::max<int64_t>(1'000, static_cast<int64_t>(durNs));
         kernel(l, k, kComputeStream, start, dur, corr, ext, 0);
         l.stream = start + dur;
+        l.queued.push_back(start);
         l.cpu += us(l, 0.5, 1.5);
     }
     for (size_t i = depth; i-- > 0;)
@@ -318,13 +327,38 @@ void StepSimulator::copyToDevice(Lane &l, int64_t bytes, int64_t mbps) {
     const int64_t corr = nextCorrelation_++;
     const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 2);
     const int64_t dur = std::max<int64_t>(1'200, bytes * 1000 / mbps);
-    // Pageable memory: the call returns only once the staged copy has finished.
-    runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, start + dur - l.cpu + us(l, 2, 5), corr, copy.ext);
-    memcpy(l, "Memcpy HtoD (Pageable -> Device)", start, dur, bytes, corr, copy.ext);
+    if (setup_.phasesSync) {  // pinned memory: the call only queues the copy
+        runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, us(l, 4, 8), corr, copy.ext);
+        memcpy(l, "Memcpy HtoD (Pinned -> Device)", start, dur, bytes, corr, copy.ext);
+    } else {  // pageable memory: the call returns only once the staged copy has finished
+        runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, start + dur - l.cpu + us(l, 2, 5), corr, copy.ext);
+        memcpy(l, "Memcpy HtoD (Pageable -> Device)", start, dur, bytes, corr, copy.ext);
+    }
     l.stream = start + dur;
     close(l, copy, us(l, 1, 3));
     close(l, toCopy, us(l, 1, 3));
     close(l, to, us(l, 1, 2));
+}
+
+void StepSimulator::metricItem(Lane &l) {
+    const Scope item = open(l, "cpu_op", "aten::item", us(l, 3, 6));
+    const Scope local = open(l, "cpu_op", "aten::_local_scalar_dense", us(l, 4, 8));
+    const int64_t kernelCorr = nextCorrelation_++;
+    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 4, 7), kernelCorr, local.ext);
+    const int64_t kStart = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
+    const int64_t kDur = us(l, 3, 6);
+    kernel(l, TrainingStepProgram::metricKernel(), kComputeStream, kStart, kDur, kernelCorr, local.ext, 0);
+    l.stream = kStart + kDur;
+    const int64_t corr = nextCorrelation_++;
+    const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
+    const int64_t dur = us(l, 1.2, 2.2);
+    runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, us(l, 4, 8), corr, local.ext);
+    memcpy(l, "Memcpy DtoH (Device -> Pageable)", start, dur, 4, corr, local.ext);
+    l.stream = start + dur;
+    runtimeCall(l, "cudaStreamSynchronize", kCbidStreamSynchronize, std::max(l.stream - l.cpu, int64_t{0}) + us(l, 2, 4), 0,
+                local.ext);
+    close(l, local, us(l, 1, 3));
+    close(l, item, us(l, 1, 2));
 }
 
 void StepSimulator::lossItem(Lane &l, const StepShape &) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <deque>
 #include <vector>
 
 namespace stepscope::synth {
@@ -41,6 +42,7 @@ struct SimulationSetup {
     // (lateWork() in step_simulator_host_phases.cpp).
     int64_t lateNs = 0;
     LateCause lateCause = LateCause::Input;
+    bool phasesSync = false;  // SyntheticProfileOptions::phasesSync
 };
 
 class StepSimulator {
@@ -86,7 +88,11 @@ private:
         int64_t nccl;   // NCCL stream
         DeterministicRandom rng;
         int64_t allocated = 0;  // profileMemory: the allocator's total on this GPU
+        // Start times of the kernels launched and not yet started, oldest first: CUDA queues at most
+        // kLaunchQueueDepth; a launch beyond it blocks until the oldest starts.
+        std::deque<int64_t> queued;
     };
+    static constexpr size_t kLaunchQueueDepth = 1024;
     struct Scope {
         std::string_view cat, name;
         int64_t start, ext;
@@ -103,6 +109,8 @@ private:
     void op(Lane &l, const OpSpec &spec, const StepShape &shape);
     void allReduceBucket(Lane &l, int64_t durNs, int64_t elems);
     void lossItem(Lane &l, const StepShape &shape);
+    // One value read back with .item() after a small kernel that computes it: the host waits for it.
+    void metricItem(Lane &l);
     // aten::cumsum launching kInefficientKernel (grid 1, block 32) for setup_.inefficientKernelNs.
     void inefficientOp(Lane &l);
     void callback(Lane &l, const StepShape &shape);

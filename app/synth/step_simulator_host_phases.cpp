@@ -39,7 +39,13 @@ constexpr std::string_view kNext = "enumerate(DataLoader)#_SingleProcessDataLoad
 
 void StepSimulator::dataLoader(Lane &l, const StepShape &shape) {
     const Scope next = open(l, "user_annotation", kNext, us(l, 8, 20));
-    const int64_t end = next.start + shape.dataLoaderNs;
+    // A pipeline that synchronizes the device first (a prefetcher's torch.cuda.synchronize()): it
+    // waits for all the GPU work queued so far, then fetches the batch while the GPU idles.
+    const bool syncs = setup_.phasesSync && setup_.bottleneck == Bottleneck::Input;
+    if (syncs)
+        runtimeCall(l, "cudaDeviceSynchronize", kCbidDeviceSynchronize, std::max(l.stream - l.cpu, int64_t{0}) + us(l, 3, 6),
+                    0, next.ext);
+    const int64_t end = (syncs ? l.cpu : next.start) + shape.dataLoaderNs;
     const int64_t collateNs = std::min<int64_t>(shape.dataLoaderNs / 4, 300'000);
     if (shape.preprocessingOps)
         preprocessing(l, end - collateNs - l.cpu - 20'000);
@@ -95,7 +101,12 @@ void StepSimulator::preprocessing(Lane &l, int64_t budgetNs) {
 
 void StepSimulator::callback(Lane &l, const StepShape &shape) {
     const Scope cb = open(l, "user_annotation", "on_train_batch_end", us(l, 5, 15));
-    const int64_t end = cb.start + shape.callbackNs;
+    // A slow callback that reads its metrics one value at a time: each .item() waits for the GPU;
+    // its Python (logging, formatting) then runs while the GPU idles.
+    const bool syncs = setup_.phasesSync && setup_.bottleneck == Bottleneck::Callback;
+    if (syncs)
+        for (int i = 0; i < 24; ++i) metricItem(l);
+    const int64_t end = (syncs ? l.cpu : cb.start) + shape.callbackNs;
     // Metrics on host tensors, then (when slow) logging and python work the profiler does not see.
     for (std::string_view name : {"aten::detach", "aten::mean", "aten::to"}) {
         const Scope a = open(l, "cpu_op", name, us(l, 3, 8));
@@ -107,9 +118,10 @@ void StepSimulator::callback(Lane &l, const StepShape &shape) {
 
 void StepSimulator::checkpoint(Lane &l, const StepShape &shape) {
     const Scope ck = open(l, "user_annotation", "checkpoint", us(l, 10, 25));
-    const int64_t end = ck.start + shape.checkpointNs;
     runtimeCall(l, "cudaDeviceSynchronize", kCbidDeviceSynchronize,
                 std::max(l.stream - l.cpu, int64_t{0}) + us(l, 3, 6), 0, ck.ext);
+    // Without a per-step sync the wait above can be long: the checkpoint's own work starts after it.
+    const int64_t end = (setup_.phasesSync ? l.cpu : ck.start) + shape.checkpointNs;
     const Scope save = open(l, "user_annotation", "torch.save", us(l, 20, 40));
     constexpr int kTensors = 16; // state_dict tensors, copied to host one by one
     const int64_t bytes = shape.checkpointBytes / kTensors;

@@ -37,6 +37,9 @@ constexpr const char *kUsage =
     "  --first-step N         number of the first ProfilerStep#N (default 1)\n"
     "  --inefficient-kernel MS  one deliberately inefficient kernel (grid 1, block 32) of MS ms per step,\n"
     "                         launched by aten::cumsum after the forward pass\n"
+    "  --phases-sync          the host waits on the GPU only inside the phases: no loss.item() per step,\n"
+    "                         pinned copies; the callback reads 24 metrics with .item(), the input\n"
+    "                         pipeline synchronizes the device (projection truth through syncs)\n"
     "  --profile-memory       allocator [memory] events (profile_memory=True): 3 GiB static, 6 GiB of\n"
     "                         activations per step, 10 GiB reserved, on each 80 GB GPU\n"
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
@@ -89,6 +92,10 @@ int main(int argc, char **argv) {
         }
         if (flag == "--profile-memory") {
             opt.profileMemory = true;
+            continue;
+        }
+        if (flag == "--phases-sync") {
+            opt.phasesSync = true;
             continue;
         }
         if (flag == "--no-distributed-info") {

@@ -24,8 +24,10 @@ constexpr int kMaxKernelsPerStep = 1'000'000;
 constexpr int64_t kPreferredMaxSteps = 1000; // beyond this a target grows the steps instead
 
 SimulationSetup setupFor(const SyntheticProfileOptions &o) {
-    return {o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
-            int64_t(o.inefficientKernelMs) * 1'000'000};
+    SimulationSetup s{o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
+                      int64_t(o.inefficientKernelMs) * 1'000'000};
+    s.phasesSync = o.phasesSync;
+    return s;
 }
 
 // Events one (non-checkpoint) step adds, and the fixed events around the steps, for a given size.

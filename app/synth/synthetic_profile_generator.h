@@ -34,6 +34,11 @@ struct SyntheticProfileOptions {
     // > 0: one deliberately inefficient kernel (a single 32-thread block) of this many ms per step and
     // GPU, launched by aten::cumsum at the end of the forward pass (step_simulator.h).
     int inefficientKernelMs = 0;
+    // The host waits on the device only inside the phases (issue #32's projection truth): the loop
+    // reads no loss each step and copies from pinned memory, so without the bottleneck the host runs
+    // ahead of the GPU; the callback reads 24 metrics with .item() (a small kernel, a copy and a
+    // stream sync each) and the input pipeline synchronizes the device before it fetches a batch.
+    bool phasesSync = false;
 };
 
 struct SyntheticProfileStats {

@@ -125,6 +125,12 @@ const KernelSpec &TrainingStepProgram::allReduceKernel() {
     return k;
 }
 
+const KernelSpec &TrainingStepProgram::metricKernel() {
+    static const KernelSpec k{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::NormOps<float>>>",
+                              0.0, {1, 1, 1}, {512, 1, 1}, 32, 16, 3};
+    return k;
+}
+
 int TrainingStepProgram::defaultKernelsPerStep(Bottleneck bottleneck) {
     return bottleneck == Bottleneck::KernelLaunch ? 1410 : 178;
 }

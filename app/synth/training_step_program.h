@@ -51,6 +51,8 @@ public:
 
     // Kernels that do not belong to the model: the all-reduce of gradient buckets.
     static const KernelSpec &allReduceKernel();
+    // The small reduction behind one metric read with .item() (a norm, a max).
+    static const KernelSpec &metricKernel();
 
 private:
     void add(const OpSpec &op, Phase phase);

@@ -11,13 +11,14 @@ using namespace stepscope;
 
 namespace {
 
-RunAnalysis analyzeSynthetic(synth::Bottleneck b, int gpus) {
+RunAnalysis analyzeSynthetic(synth::Bottleneck b, int gpus, bool phasesSync = false) {
     QTemporaryDir dir;
     synth::SyntheticProfileOptions o;
     o.steps = 20;
     o.seed = 11;
     o.gpus = gpus;
     o.bottleneck = b;
+    o.phasesSync = phasesSync;
     const std::filesystem::path trace = dir.filePath("t.pt.trace.json.gz").toStdString();
     synth::SyntheticProfileGenerator(o).generate(trace, {});
     test::ImportedSession s({trace});
@@ -38,20 +39,26 @@ private slots:
         QTest::addColumn<QString>("profile");
         QTest::addColumn<QString>("method");
         QTest::addColumn<int>("gpus");
-        QTest::newRow("input") << "input" << "replay" << 1;
-        QTest::newRow("input, 2 GPUs") << "input" << "replay" << 2;
-        QTest::newRow("preprocessing") << "preprocessing" << "replay" << 1;
-        QTest::newRow("callback") << "callback" << "replay" << 1;
-        QTest::newRow("checkpoint") << "checkpoint" << "replay" << 1;
-        QTest::newRow("h2d") << "h2d" << "exposed" << 1;
-        QTest::newRow("collective") << "collective" << "exposed" << 2;
+        QTest::addColumn<bool>("phasesSync");
+        QTest::newRow("input") << "input" << "replay" << 1 << false;
+        QTest::newRow("input, 2 GPUs") << "input" << "replay" << 2 << false;
+        QTest::newRow("preprocessing") << "preprocessing" << "replay" << 1 << false;
+        QTest::newRow("callback") << "callback" << "replay" << 1 << false;
+        QTest::newRow("checkpoint") << "checkpoint" << "replay" << 1 << false;
+        QTest::newRow("h2d") << "h2d" << "exposed" << 1 << false;
+        QTest::newRow("collective") << "collective" << "exposed" << 2 << false;
+        // The host waits on the GPU only inside the phase (issue #32): without it the host runs ahead.
+        QTest::newRow("callback reading 24 values with .item()") << "callback" << "replay" << 1 << true;
+        QTest::newRow("input that synchronizes the device") << "input" << "replay" << 1 << true;
+        QTest::newRow("checkpoint, loop without per-step sync") << "checkpoint" << "replay" << 1 << true;
     }
     void projectionMatchesTheMeasuredSpeedup() {
         QFETCH(QString, profile);
         QFETCH(QString, method);
         QFETCH(int, gpus);
-        const RunAnalysis slow = analyzeSynthetic(*synth::parseBottleneck(profile.toStdString()), gpus);
-        const RunAnalysis fixed = analyzeSynthetic(synth::Bottleneck::None, gpus);
+        QFETCH(bool, phasesSync);
+        const RunAnalysis slow = analyzeSynthetic(*synth::parseBottleneck(profile.toStdString()), gpus, phasesSync);
+        const RunAnalysis fixed = analyzeSynthetic(synth::Bottleneck::None, gpus, phasesSync);
         QVERIFY(slow.projection);
         const Projection &p = *slow.projection;
         QCOMPARE(p.method, method.toStdString());
