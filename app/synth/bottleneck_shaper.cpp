@@ -62,7 +62,7 @@ StepShape BottleneckShaper::shapeFor(int64_t stepNumber) const {
     if (every > 0 && stepNumber > 0 && stepNumber % every == 0) {
         s.checkpoint = true;
         const double typical = restNs + static_cast<double>(s.dataLoaderNs + s.callbackNs);
-        s.checkpointNs = ns(rng.uniform(4.0, 9.0) * typical);
+        s.checkpointNs = ns(rng.uniform(5.0, 9.0) * typical);  // over 0.5 s: Nsight's GPU-starvation gap
         s.checkpointBytes = 196LL * 1024 * 1024; // weights + momentum of a ResNet-50
     }
 

@@ -10,6 +10,7 @@ namespace stepscope::synth {
 
 namespace {
 constexpr int kCbidLaunchKernel = 211;
+constexpr int kCbidGraphLaunch = 311;  // cudaGraphLaunch_v10000
 constexpr int kCbidMemcpyAsync = 41;
 constexpr int kCbidStreamSynchronize = 131;
 constexpr int kCbidStreamWaitEvent = 147;
@@ -25,7 +26,7 @@ StepSimulator::StepSimulator(const SimulationSetup &setup, TraceEventJsonWriter 
         uint64_t laneSeed = DeterministicRandom::mix(setup_.seed, static_cast<uint64_t>(g) + 1);
         if (setup_.rank > 0)  // rank 0 (and every single-process trace) keeps the historical bytes
             laneSeed = DeterministicRandom::mix(laneSeed, static_cast<uint64_t>(setup_.rank));
-        lanes_.push_back({g, kPid + g, start, start, start, DeterministicRandom(laneSeed), 0, {}});
+        lanes_.push_back({g, kPid + g, start, start, start, DeterministicRandom(laneSeed), 0, {}, -1, 0, 0});
     }
 }
 
@@ -220,6 +221,14 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     int backwardSeen = 0, bucketsLaunched = 0;
     bool inOptimizer = false, forwardDone = false;
     Scope optimizer{};
+    if (setup_.cudaGraphs) {  // the whole forward, backward and optimizer captured once, replayed here
+        const Scope replay = open(l, "cpu_op", "CUDAGraph::replay", us(l, 5, 10));
+        l.graphCorrelation = nextCorrelation_++;
+        l.graphExt = replay.ext;
+        l.graphLaunchTs = l.cpu;
+        runtimeCall(l, "cudaGraphLaunch", kCbidGraphLaunch, us(l, 15, 30), l.graphCorrelation, replay.ext);
+        close(l, replay, us(l, 2, 5));
+    }
     for (const auto &p : program_.ops()) {
         if (p.phase == Phase::Optimizer && !inOptimizer) {
             if (shape.collective) {
@@ -256,6 +265,7 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
     }
     if (inOptimizer)
         close(l, optimizer, us(l, 5, 12));
+    l.graphCorrelation = -1;
     if (!setup_.phasesSync)
         lossItem(l, shape);  // with phasesSync the loss is read in the callback, if anywhere
     callback(l, shape);
@@ -267,6 +277,18 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
 
 void StepSimulator::op(Lane &l, const OpSpec &spec, const StepShape &shape) {
     const bool launchBound = setup_.bottleneck == Bottleneck::KernelLaunch;
+    if (l.graphCorrelation >= 0) {  // replayed from the step's graph: no host work, one correlation id
+        const double meanKernelNs = static_cast<double>(shape.gpuComputeNs) / program_.kernelCount();
+        for (const auto &k : spec.kernels) {
+            const double durNs =
+                launchBound ? meanKernelNs * l.rng.uniform(0.6, 1.4) : k.weight * nsPerWeight_ * l.rng.jitter(0.08);
+            const int64_t start = std::max(l.graphLaunchTs + kLaunchLatencyNs, l.stream + us(l, 0.3, 0.8));
+            const int64_t dur = std::max<int64_t>(1'000, static_cast<int64_t>(durNs));
+            kernel(l, k, kComputeStream, start, dur, l.graphCorrelation, l.graphExt, 0);
+            l.stream = start + dur;
+        }
+        return;
+    }
     const double level = static_cast<double>(shape.opLevelNs);
     l.cpu += static_cast<int64_t>(level * l.rng.uniform(0.2, 0.6)); // python between ops
     Scope scopes[8];

@@ -43,6 +43,7 @@ struct SimulationSetup {
     int64_t lateNs = 0;
     LateCause lateCause = LateCause::Input;
     bool phasesSync = false;  // SyntheticProfileOptions::phasesSync
+    bool cudaGraphs = false;  // SyntheticProfileOptions::cudaGraphs
 };
 
 class StepSimulator {
@@ -91,6 +92,8 @@ private:
         // Start times of the kernels launched and not yet started, oldest first: CUDA queues at most
         // kLaunchQueueDepth; a launch beyond it blocks until the oldest starts.
         std::deque<int64_t> queued;
+        // While a step's graph runs (cudaGraphs): its launch's correlation id, External id and start.
+        int64_t graphCorrelation = -1, graphExt = 0, graphLaunchTs = 0;
     };
     static constexpr size_t kLaunchQueueDepth = 1024;
     struct Scope {

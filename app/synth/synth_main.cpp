@@ -40,6 +40,7 @@ constexpr const char *kUsage =
     "  --phases-sync          the host waits on the GPU only inside the phases: no loss.item() per step,\n"
     "                         pinned copies; the callback reads 24 metrics with .item(), the input\n"
     "                         pipeline synchronizes the device (projection truth through syncs)\n"
+    "  --cuda-graphs          each step's model kernels launched by one cudaGraphLaunch (torch.cuda.graphs)\n"
     "  --profile-memory       allocator [memory] events (profile_memory=True): 3 GiB static, 6 GiB of\n"
     "                         activations per step, 10 GiB reserved, on each 80 GB GPU\n"
     "  --epoch-start-ns T     baseTimeNanoseconds (default 2026-01-15T10:00:00Z)\n"
@@ -96,6 +97,10 @@ int main(int argc, char **argv) {
         }
         if (flag == "--phases-sync") {
             opt.phasesSync = true;
+            continue;
+        }
+        if (flag == "--cuda-graphs") {
+            opt.cudaGraphs = true;
             continue;
         }
         if (flag == "--no-distributed-info") {

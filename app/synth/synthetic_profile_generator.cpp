@@ -27,6 +27,7 @@ SimulationSetup setupFor(const SyntheticProfileOptions &o) {
     SimulationSetup s{o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
                       int64_t(o.inefficientKernelMs) * 1'000'000};
     s.phasesSync = o.phasesSync;
+    s.cudaGraphs = o.cudaGraphs;
     return s;
 }
 

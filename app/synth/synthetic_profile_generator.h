@@ -39,6 +39,9 @@ struct SyntheticProfileOptions {
     // ahead of the GPU; the callback reads 24 metrics with .item() (a small kernel, a copy and a
     // stream sync each) and the input pipeline synchronizes the device before it fetches a batch.
     bool phasesSync = false;
+    // Each step's model kernels launched by one cudaGraphLaunch (torch.cuda.graphs): they share its
+    // correlation id, and the host launches nothing else for them.
+    bool cudaGraphs = false;
 };
 
 struct SyntheticProfileStats {

@@ -166,12 +166,16 @@ template <class A> void fields(A &a, MemorySummary &m) {
         a(m.perStepPeakBytes);
 }
 template <class A> void fields(A &a, StepCollective &c) { a(c.startNs), a(c.durNs); }
+template <class A> void fields(A &a, StreamQueueDepth &q) { a(q.stream), a(q.device), a(q.maxDepth); }
+template <class A> void fields(A &a, KernelStats &k) {
+    a(k.count), a(k.medianUs), a(k.shortPct), a(k.launchDelayP50Us), a(k.launchDelayP95Us), a(k.queueDepthMax);
+}
 template <class A> void fields(A &a, RunAnalysis &r) {
     a(r.steps), a(r.breakdown), a(r.presetBreakdown), a(r.categoryType), a(r.gpuBusyPct), a(r.computeCoveragePct),
         a(r.gpuTraced), a(r.gpuMetrics), a(r.bottleneck), a(r.bottleneckDetail), a(r.bottleneckEvidence),
         a(r.inputTracedBusyFraction), a(r.tfData), a(r.batchSize), a(r.batchSizeSource), a(r.batchSizeEvidence),
         a(r.samplesPerSecond), a(r.samplesPerSecondPerStep), a(r.gaps), a(r.ops), a(r.outliers), a(r.findings),
-        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective);
+        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective), a(r.kernels);
 }
 
 // What the views index by without checking, checked once here: each breakdown has a row per step

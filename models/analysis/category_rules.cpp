@@ -186,6 +186,7 @@ CategoryRules CategoryRules::parse(const std::string &text, const std::string &o
 }
 
 std::string CategoryRules::builtinText() { return readResourceText(":/rules/categories.tsv"); }
+std::string CategoryRules::builtinTable(const std::string &name) { return readResourceText((":/rules/" + name).c_str()); }
 
 CategoryRules CategoryRules::load(const std::string &path) {
     std::string file = path;

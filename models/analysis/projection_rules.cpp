@@ -21,6 +21,9 @@ std::vector<Category> ProjectionRules::causesOf(const std::string &rule) {
         {"checkpoint_bound", {Category::Checkpoint}},
         {"h2d_exposed", {Category::H2D}},
         {"compilation", {Category::Compilation}},
+        {"pageable_memcpy", {Category::H2D, Category::D2H}},
+        {"sync_memcpy", {Category::H2D, Category::D2H}},
+        {"launch_bound", {Category::KernelLaunch}},
     };
     const auto it = kCauses.find(rule);
     return it != kCauses.end() ? it->second : std::vector<Category>{};

@@ -208,6 +208,17 @@ std::string ReportFormatter::json(const Report &report) {
                             {"projection", projectionJson(a.projection)}, {"memory", memoryJson(a.memory)}};
         if (a.inputTracedBusyFraction >= 0) summary["input_traced_busy_pct"] = round2(100 * a.inputTracedBusyFraction);
         if (const double between = a.steps.meanBetweenStepsNs(); between > 0) summary["between_steps_ms_mean"] = round2(between / 1e6);
+        if (a.kernels) {
+            QJsonArray depth;
+            for (const StreamQueueDepth &d : a.kernels->queueDepthMax)
+                depth.append(QJsonObject{{"stream", q(d.stream)}, {"device", d.device}, {"max", qint64(d.maxDepth)}});
+            auto orNull = [](const std::optional<double> &v) { return v ? QJsonValue(round2(*v)) : QJsonValue(); };
+            summary["kernels"] = QJsonObject{{"count", qint64(a.kernels->count)}, {"median_us", round2(a.kernels->medianUs)},
+                                             {"short_pct", round2(a.kernels->shortPct)},
+                                             {"launch_delay_us_p50", orNull(a.kernels->launchDelayP50Us)},
+                                             {"launch_delay_us_p95", orNull(a.kernels->launchDelayP95Us)},
+                                             {"queue_depth_max", depth}};
+        }
         if (!a.tfData.empty()) summary["tf_data"] = tfDataJson(a.tfData);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {

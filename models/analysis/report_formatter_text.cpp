@@ -109,6 +109,17 @@ std::string ReportFormatter::text(const Report &report) {
         if (r.samplesPerSecond) out << "  throughput: " << fmt("%.1f", *r.samplesPerSecond) << " samples/s\n";
         if (a.gpuTraced) out << "  GPU busy: " << fmt("%.1f", a.gpuBusyPct) << "% of step time\n";
         else out << "  GPU busy: n/a, " << a.gpuNote() << "\n";
+        if (a.kernels) {
+            const KernelStats &k = *a.kernels;
+            out << "  kernels: " << k.count << ", median " << fmt("%.1f", k.medianUs) << " us, " << fmt("%.1f", k.shortPct)
+                << "% shorter than 10 us";
+            if (k.launchDelayP50Us)
+                out << ", launch delay p50 " << fmt("%.1f", *k.launchDelayP50Us) << " us, p95 " << fmt("%.1f", *k.launchDelayP95Us) << " us";
+            int64_t depth = 0;
+            for (const StreamQueueDepth &d : k.queueDepthMax) depth = std::max(depth, d.maxDepth);
+            if (depth > 0) out << ", up to " << depth << " queued on a stream";
+            out << "\n";
+        }
         out << "  bottleneck: " << shown(bottleneckLine(a)) << "\n    " << shown(a.bottleneckEvidence) << "\n";
         if (const auto ranked = rankedProjections(a); !ranked.empty()) {
             out << "  what fixing it is worth (projected mean step, biggest gain first):\n";

@@ -3,6 +3,7 @@
 #include "models/analysis/batch_size_detector.h"
 #include "models/analysis/bottleneck_rules.h"
 #include "models/analysis/cross_checks.h"
+#include "models/analysis/expert_rules.h"
 #include "models/analysis/finding_rules.h"
 #include "models/analysis/memory_headroom.h"
 #include "models/analysis/metric_data.h"
@@ -106,6 +107,7 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     BottleneckRules::decide(ra, trace, types, metrics);
     static const StepEventRules stepEvents = StepEventRules::load();
     FindingRules::evaluate(ra, trace, types, stepEvents, frameworkOf(run.framework));
+    ExpertRules::evaluate(ra, trace, types);
     MetricRules::evaluate(ra, metrics);
     MemoryHeadroom::evaluate(ra, metrics);
     ProjectionRules::evaluate(ra, trace, types);

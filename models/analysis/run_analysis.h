@@ -89,6 +89,20 @@ struct AnalysisOptions {
     std::string preset;  // extra breakdown preset (tensorflow, pytorch); empty: none
 };
 
+// HTA's kernel launch statistics over the analysed steps (ExpertRules; report `summary.kernels`).
+struct StreamQueueDepth {
+    std::string stream;
+    int device = 0;
+    int64_t maxDepth = 0;  // kernels launched (their call ended) and not yet started, at most
+};
+struct KernelStats {
+    int64_t count = 0;
+    double medianUs = 0;
+    double shortPct = 0;  // share of kernels shorter than the short-kernel threshold (10 us)
+    std::optional<double> launchDelayP50Us, launchDelayP95Us;  // launch call end -> kernel start
+    std::vector<StreamQueueDepth> queueDepthMax;
+};
+
 struct RunAnalysis {
     StepTimeline steps;
     Breakdown breakdown;                  // stepscope preset
@@ -116,6 +130,7 @@ struct RunAnalysis {
     std::optional<Projection> projection;  // for the bottleneck (none when the GPU's compute is the limit)
     std::optional<MemorySummary> memory;   // when the run has GPU memory series (MemoryHeadroom)
     std::vector<StepCollective> firstCollective;  // per step of `steps` (first_collective.h)
+    std::optional<KernelStats> kernels;            // when the steps hold kernels (expert_rules.h)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.
