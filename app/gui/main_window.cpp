@@ -215,20 +215,28 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
 void MainWindow::buildMenus() {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("Open &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open profile folder"));
-        if (!dir.isEmpty()) openPaths({dir});
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open profile folder"), lastFolder());
+        if (dir.isEmpty()) return;
+        rememberFolder(QFileInfo(dir).absolutePath());
+        openPaths({dir});
     });
     file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open trace or metrics files"));
-        if (!files.isEmpty()) openPaths(files);
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open trace or metrics files"), lastFolder());
+        if (files.isEmpty()) return;
+        rememberFolder(files[0]);
+        openPaths(files);
     });
     file->addAction(tr("Open &Session…"), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), {}, tr("Stepscope sessions (*.stepscope)"));
-        if (!f.isEmpty()) openSession(f);
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), lastFolder(), tr("Stepscope sessions (*.stepscope)"));
+        if (f.isEmpty()) return;
+        rememberFolder(f);
+        openSession(f);
     });
     file->addAction(tr("&Add Files to Session…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add files to the session"));
-        if (!files.isEmpty()) addToSession(files);
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add files to the session"), lastFolder());
+        if (files.isEmpty()) return;
+        rememberFolder(files[0]);
+        addToSession(files);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Clock Offsets…"), this, [this] {
@@ -240,12 +248,16 @@ void MainWindow::buildMenus() {
     QMenu *compare = file->addMenu(tr("Co&mpare With"));
     compare->setToolTip(tr("The open session is the base; pick the run after the change"));
     compare->addAction(tr("&Folder…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with a logdir"));
-        if (!dir.isEmpty()) compareWith(dir);
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with a logdir"), lastFolder());
+        if (dir.isEmpty()) return;
+        rememberFolder(QFileInfo(dir).absolutePath());
+        compareWith(dir);
     });
     compare->addAction(tr("&File or Session…"), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Compare with a trace or session"));
-        if (!f.isEmpty()) compareWith(f);
+        const QString f = QFileDialog::getOpenFileName(this, tr("Compare with a trace or session"), lastFolder());
+        if (f.isEmpty()) return;
+        rememberFolder(f);
+        compareWith(f);
     });
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
     file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("timeline")); });
@@ -359,7 +371,8 @@ void MainWindow::saveSessionAs() {
         showStatus(tr("The import is still running: the session can be saved when it is complete"));
         return;
     }
-    const QString target = QFileDialog::getSaveFileName(this, tr("Save session as"), {}, tr("Stepscope sessions (*.stepscope)"));
+    const QString target = QFileDialog::getSaveFileName(this, tr("Save session as"), lastFolder(), tr("Stepscope sessions (*.stepscope)"));
+    if (!target.isEmpty()) rememberFolder(target);
     if (target.isEmpty()) return;
     try {
         m_session->store()->saveCopyTo(target.toStdString());

@@ -66,8 +66,14 @@ public:
     // The last status-bar message about opening or importing (what the user was told).
     QString lastStatus() const { return m_lastStatus; }
     ImportProgressPanel *progressPanel() const { return m_progressPanel; }
-    // Recent files as the File menu lists them: each thing once, by canonical path.
+    // Recent files as the File menu lists them: each thing once, by canonical path; what was opened
+    // together is one entry, its paths one per line.
     static QStringList recentFiles();
+    // The File menu's text for a recent entry: the path, or the file names joined with " + ".
+    static QString recentLabel(const QString &entry);
+    // Where the file dialogs start: the folder of the last thing picked in one (else home).
+    static QString lastFolder();
+    static void rememberFolder(const QString &picked);
     int warningBadgeCount() const { return m_warningCount; }
     static QString sessionPathFor(const QStringList &inputs);
     // Asked when a logdir holds several profile runs: gets the runs (newest first) and returns the

@@ -8,6 +8,8 @@
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 
+#include <algorithm>
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -19,6 +21,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include <algorithm>
 #include <utility>
 
 namespace stepscope::gui {
@@ -39,7 +42,8 @@ QString MainWindow::sessionPathFor(const QStringList &inputs) {
     for (const QString &p : inputs) names << (p.startsWith(QStringLiteral("run:")) ? p : canonical(p));
     names.sort();
     const QByteArray hash = QCryptographicHash::hash(names.join('\n').toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sessions";
+    // ~/.local/share/stepscope/sessions (AppLocalDataLocation doubled the name: Stepscope/Stepscope).
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/sessions";
     QDir().mkpath(dir);
     QString base = QFileInfo(canonical(inputs.value(0))).fileName();
     if (base.isEmpty()) base = "session";
@@ -69,8 +73,10 @@ void MainWindow::openPaths(const QStringList &paths) {
     QStringList key = paths;
     if (!options->profileRun.empty()) key << QStringLiteral("run:") + QString::fromStdString(options->profileRun);
     const QString session = sessionPathFor(key);
-    // Recent gets the folder or file the user opened; several inputs are remembered by their session.
-    m_pendingRecent = paths.size() == 1 ? canonical(paths[0]) : session;
+    // Recent gets what the user opened: the folder, the file, or the files together.
+    QStringList opened;
+    for (const QString &p : paths) opened << canonical(p);
+    m_pendingRecent = opened.join('\n');
     startImport(session, paths, *options);
 }
 
@@ -222,7 +228,12 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
     const QString preview = std::exchange(m_previewPath, QString());
     const bool previewShownNow = !preview.isEmpty() && m_session->isOpen() && m_session->path() == preview;
     const NsRange previewZoom = previewShownNow && m_time->range() != m_time->fullRange() ? m_time->range() : NsRange{};
-    if (failed) {
+    // Nothing read at all (a random binary, a folder of unknown files): as a failure, the session
+    // that was open stays and nothing goes into Recent; the dialog below says why.
+    bool anyRead = !sum.unchanged.empty();
+    for (const SourceSummary &s : sum.sources) anyRead = anyRead || s.status != SourceStatus::Failed;
+    const bool nothingRead = !failed && !anyRead;
+    if (failed || nothingRead) {
         // Back to what was open before: a session file this import created is removed again (it
         // holds nothing), and nothing goes into Recent.
         if (m_pendingIsNew) removeSessionFiles(m_pendingSession.toStdString());
@@ -236,6 +247,9 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
             showStatus(shown.isEmpty() ? tr("Import cancelled: nothing was imported, no session is open")
                        : sameSession   ? tr("Import cancelled: %1 is open as it was before").arg(shown)
                                        : tr("Import cancelled: nothing was imported; %1 is still open").arg(shown));
+        } else if (nothingRead) {
+            showStatus(shown.isEmpty() ? tr("Nothing could be read from %1").arg(m_pendingInputs.join(", "))
+                                       : tr("Nothing could be read from %1; %2 is still open").arg(m_pendingInputs.join(", "), shown));
         } else {
             showStatus(tr("Import failed: nothing was imported"));
         }
@@ -284,21 +298,36 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
 
 QStringList MainWindow::recentFiles() {
     // Older versions stored the same folder under several spellings, and the sessions of cancelled
-    // imports: each thing once, and only what still exists.
+    // imports: each thing once, and only what still exists. An entry of several inputs holds their
+    // paths one per line.
     QStringList out;
-    for (const QString &p : QSettings().value("recentFiles").toStringList()) {
-        if (!QFileInfo::exists(p)) continue;
-        const QString c = canonical(p);
+    for (const QString &entry : QSettings().value("recentFiles").toStringList()) {
+        QStringList parts;
+        for (const QString &p : entry.split('\n', Qt::SkipEmptyParts)) parts << canonical(p);
+        if (parts.isEmpty() || !std::all_of(parts.begin(), parts.end(), [](const QString &p) { return QFileInfo::exists(p); }))
+            continue;
+        const QString c = parts.join('\n');
         if (!out.contains(c)) out << c;
     }
     return out;
 }
 
+QString MainWindow::recentLabel(const QString &entry) {
+    const QStringList parts = entry.split('\n', Qt::SkipEmptyParts);
+    if (parts.size() == 1) return parts[0];
+    QStringList names;
+    for (const QString &p : parts) names << QFileInfo(p).fileName();
+    return names.join(QStringLiteral(" + ")) + QStringLiteral("  (") + QFileInfo(parts[0]).absolutePath() + QStringLiteral(")");
+}
+
 void MainWindow::addRecent(const QString &path) {
     if (m_mode == Mode::Headless) return;
+    QStringList parts;
+    for (const QString &p : path.split('\n', Qt::SkipEmptyParts)) parts << canonical(p);
+    const QString entry = parts.join('\n');
     QStringList recent = recentFiles();
-    recent.removeAll(canonical(path));
-    recent.prepend(canonical(path));
+    recent.removeAll(entry);
+    recent.prepend(entry);
     while (recent.size() > kMaxRecent) recent.removeLast();
     QSettings().setValue("recentFiles", recent);
     rebuildRecentMenu();
@@ -308,9 +337,21 @@ void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
-    for (const QString &p : recent)
-        m_recentMenu->addAction(p, this, [this, p] { openPaths({p}); });
+    for (const QString &entry : recent) {
+        QAction *a = m_recentMenu->addAction(recentLabel(entry), this, [this, entry] { openPaths(entry.split('\n')); });
+        a->setToolTip(entry);
+    }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+QString MainWindow::lastFolder() {
+    const QString dir = QSettings().value("lastFolder").toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QDir::homePath();
+}
+
+void MainWindow::rememberFolder(const QString &picked) {
+    const QFileInfo info(picked);
+    QSettings().setValue("lastFolder", info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 } // namespace stepscope::gui

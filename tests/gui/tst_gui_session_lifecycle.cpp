@@ -130,6 +130,56 @@ private slots:
         QCOMPARE(gui::MainWindow::recentFiles(), QStringList{QFileInfo(a.path()).canonicalFilePath()});
     }
 
+    // A file nothing can be read from (issue #35): the open session stays, with everything in it, and
+    // the bad file is neither a session nor a Recent entry.
+    void unreadableFileKeepsTheOpenSession() {
+        QTemporaryDir a;
+        QVERIFY(copyDemo(a.path()));
+        QSettings().remove("recentFiles");
+        gui::MainWindow w;
+        QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+        const QString sessionA = w.session()->path();
+        const int64_t slicesA = sliceCount(w);
+        const QString junk = a.filePath("random.bin");
+        {
+            QFile f(junk);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray bytes(4096, '\0');
+            for (int i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 7919) % 251);
+            f.write(bytes);
+        }
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({junk});
+        QVERIFY(done.wait(60000));
+        QVERIFY(!done.first().first().toBool());
+        QCOMPARE(w.session()->path(), sessionA);
+        QCOMPARE(sliceCount(w), slicesA);
+        QVERIFY2(w.lastStatus().contains("Nothing could be read") && w.lastStatus().contains("is still open"),
+                 qPrintable(w.lastStatus()));
+        QVERIFY(!QFileInfo::exists(gui::MainWindow::sessionPathFor({junk})));
+        QCOMPARE(gui::MainWindow::recentFiles(), QStringList{QFileInfo(a.path()).canonicalFilePath()});
+    }
+
+    // Files opened together are one Recent entry that names them, not the internal session; the
+    // sessions live in ~/.local/share/stepscope/sessions; dialogs start where the last one ended.
+    void recentNamesWhatWasOpened() {
+        QTemporaryDir a;
+        QVERIFY(copyDemo(a.path()));
+        QSettings().remove("recentFiles");
+        gui::MainWindow w;
+        const QString csv = QFileInfo(a.path() + kDemoFiles[0]).canonicalFilePath();
+        const QString trace = QFileInfo(a.path() + kDemoFiles[1]).canonicalFilePath();
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        w.openPaths({trace, csv});
+        QVERIFY(done.wait(120000));
+        QCOMPARE(gui::MainWindow::recentFiles(), QStringList{trace + "\n" + csv});
+        QCOMPARE(gui::MainWindow::recentLabel(trace + "\n" + csv).section("  (", 0, 0), QStringLiteral("demo.pt.trace.json.gz + nvidia-smi.csv"));
+        QVERIFY2(w.session()->path().contains("/stepscope/sessions/") && !w.session()->path().contains("Stepscope/Stepscope"),
+                 qPrintable(w.session()->path()));
+        gui::MainWindow::rememberFolder(csv);
+        QCOMPARE(gui::MainWindow::lastFolder(), QFileInfo(csv).absolutePath());
+    }
+
     void cancelWithNothingOpenShowsTheStartPage() {
         QTemporaryDir b;
         QVERIFY(copyDemo(b.path()));
