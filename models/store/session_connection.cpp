@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -155,6 +157,32 @@ void harden(sqlite3 *db, SessionConnection::Guard *guard) {
 
 } // namespace
 
+namespace {
+// The session files this process has open, with how many connections and whether one could write:
+// when the last of them closes, a read-only connection that closed last leaves the -wal and -shm
+// behind (only a connection that can write may checkpoint and remove them), so one is opened to do it.
+struct OpenSessionFiles {
+    std::mutex mutex;
+    std::map<std::string, std::pair<int, bool>> files;  // path -> (connections, a writer among them)
+};
+OpenSessionFiles &openSessionFiles() {
+    static OpenSessionFiles files;
+    return files;
+}
+
+void tidyAfterLastClose(const std::string &path) {
+    std::error_code ec;
+    if (!fs::exists(path + "-wal", ec) && !fs::exists(path + "-shm", ec)) return;
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 200);
+        // The last connection to close in WAL mode checkpoints and removes -wal and -shm.
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+    }
+    sqlite3_close_v2(db);
+}
+} // namespace
+
 SessionConnection SessionConnection::open(const fs::path &file, Access access) {
     const std::string where = file.string();
     SessionConnection c;
@@ -214,6 +242,16 @@ SessionConnection SessionConnection::open(const fs::path &file, Access access) {
                          (id.applicationId == 0 ? ", without Stepscope's tables" : "") + "); refusing to " +
                          (access == Access::ReadWrite ? "modify" : "read") + " it");
     }
+    if (!c.m_immutable) {
+        if (const char *name = sqlite3_db_filename(c.m_db, "main"); name && *name) {
+            c.m_file = name;
+            OpenSessionFiles &open = openSessionFiles();
+            std::lock_guard lock(open.mutex);
+            auto &[count, writer] = open.files[c.m_file];
+            ++count;
+            writer = writer || access == Access::ReadWrite;
+        }
+    }
     return c;
 }
 
@@ -223,12 +261,13 @@ SessionConnection::~SessionConnection() { close(); }
 
 SessionConnection::SessionConnection(SessionConnection &&other) noexcept
     : m_db(std::exchange(other.m_db, nullptr)), m_access(other.m_access), m_immutable(other.m_immutable),
-      m_guard(std::move(other.m_guard)) {}
+      m_file(std::exchange(other.m_file, std::string())), m_guard(std::move(other.m_guard)) {}
 
 SessionConnection &SessionConnection::operator=(SessionConnection &&other) noexcept {
     if (this != &other) {
         close();
         m_db = std::exchange(other.m_db, nullptr);
+        m_file = std::exchange(other.m_file, std::string());
         m_access = other.m_access;
         m_immutable = other.m_immutable;
         m_guard = std::move(other.m_guard);
@@ -241,6 +280,19 @@ void SessionConnection::close() {
     clearStatementStop(m_db);
     sqlite3_close_v2(m_db);
     m_db = nullptr;
+    if (m_file.empty()) return;
+    bool tidy = false;
+    {
+        OpenSessionFiles &open = openSessionFiles();
+        std::lock_guard lock(open.mutex);
+        const auto it = open.files.find(m_file);
+        if (it != open.files.end() && --it->second.first == 0) {
+            tidy = it->second.second;
+            open.files.erase(it);
+        }
+    }
+    if (tidy) tidyAfterLastClose(m_file);
+    m_file.clear();
 }
 
 int32_t SessionConnection::applicationId() const {

@@ -71,6 +71,7 @@ private:
     sqlite3 *m_db = nullptr;
     Access m_access = Access::ReadOnly;
     bool m_immutable = false;
+    std::string m_file;  // the database file, counted in the process's open session files (empty: not counted)
     std::unique_ptr<Guard> m_guard;
 };
 

@@ -180,6 +180,21 @@ private slots:
         QCOMPARE(gui::MainWindow::lastFolder(), QFileInfo(csv).absolutePath());
     }
 
+    // Quitting leaves the session file alone: no -wal or -shm beside it (issue #35).
+    void quittingLeavesNoWalBehind() {
+        QTemporaryDir a;
+        QVERIFY(copyDemo(a.path()));
+        QString session;
+        {
+            gui::MainWindow w;
+            QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
+            session = w.session()->path();
+            QTest::qWait(500);  // the background analysis and level-of-detail work of an open session
+        }
+        QCoreApplication::processEvents();
+        for (const char *suffix : {"-wal", "-shm"}) QVERIFY2(!QFileInfo::exists(session + suffix), qPrintable(session + suffix));
+    }
+
     void cancelWithNothingOpenShowsTheStartPage() {
         QTemporaryDir b;
         QVERIFY(copyDemo(b.path()));
