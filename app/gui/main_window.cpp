@@ -5,6 +5,7 @@
 #include "app/gui/export_dialog.h"
 #include "app/gui/import_progress_panel.h"
 
+#include "models/analysis/analysis_model.h"
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
 #include "views/log/import_log_view.h"
@@ -308,8 +309,14 @@ void MainWindow::buildToolBar() {
             showStatus(tr("Batch size not saved: %1").arg(QString::fromStdString(e.what())), 8000);
             return;
         }
+        // The views re-read the session; the user's zoom and selection stay where they were.
+        const NsRange range = m_time->range(), selection = m_time->selection();
         m_session->notifyChanged();
+        if (range.valid()) m_time->setRange(range);
+        if (selection.valid()) m_time->setSelection(selection);
     });
+    // Without a saved value the box shows the one the analysis detected, and where it came from.
+    connect(AnalysisModel::of(m_session), &AnalysisModel::changed, this, [this] { showDetectedBatchSize(); });
     connect(m_session, &SessionModel::sessionChanged, this, [this] {
         QSignalBlocker block(m_batchSize);
         std::string saved;
@@ -320,7 +327,25 @@ void MainWindow::buildToolBar() {
         }
         m_batchSize->setValue(saved.empty() ? 0 : QString::fromStdString(saved).toInt());
         m_batchSize->setEnabled(m_session->isOpen());
+        showDetectedBatchSize();
     });
+}
+
+void MainWindow::showDetectedBatchSize() {
+    QString text = tr("unknown"), tip = tr("Samples per step, saved in the session; gives throughput in samples/s");
+    if (m_session->isOpen() && m_batchSize->value() == 0) {
+        AnalysisModel *model = AnalysisModel::of(m_session);
+        for (const RunRow &run : model->runs()) {
+            const RunAnalysis *a = model->analysisOrStart(run.id);
+            if (!a || !a->batchSize || a->batchSizeSource != "detected") continue;
+            text = tr("%1 (detected)").arg(*a->batchSize);
+            tip += tr("\nDetected: %1. Type a value to set it for the session.").arg(QString::fromStdString(a->batchSizeEvidence));
+            break;
+        }
+    }
+    m_batchSize->setSpecialValueText(text);
+    m_batchSize->setToolTip(tip);
+    m_batchSize->setMinimumWidth(m_batchSize->fontMetrics().horizontalAdvance(text) + 40);
 }
 
 void MainWindow::buildStatusBar() {

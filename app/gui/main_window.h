@@ -102,6 +102,7 @@ private:
     void buildDocks();
     void buildStatusBar();
     void buildToolBar();
+    void showDetectedBatchSize();  // the batch box's text when no batch size is saved
     void startImport(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {});
     // Which profile run to import when the inputs hold several; nullopt when the user cancelled.
     std::optional<ImportOptions> chooseProfileRun(const QStringList &inputs);

@@ -13,6 +13,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSpinBox>
+#include <QToolBar>
 #include <QtTest>
 
 using namespace stepscope;
@@ -65,6 +67,32 @@ private slots:
         QVERIFY(w.timeRange()->canGoBack());
         w.timeRange()->back();
         QCOMPARE(w.timeRange()->range(), full);
+    }
+
+    // The batch box shows the batch size the analysis detected (issue #35): the findings quote it,
+    // the toolbar said "unknown". Setting one keeps the user's zoom.
+    void batchBoxShowsTheDetectedValueAndKeepsTheZoom() {
+        gui::MainWindow w;
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        // The H200 recording: batch 128, found from aten::conv2d's input shape.
+        w.openPaths({QString::fromStdString(test::testData("gpu/baseline.pt.trace.json.gz").string())});
+        QVERIFY(done.wait(120000));
+        auto *box = w.findChild<QToolBar *>("sessionToolBar")->findChild<QSpinBox *>();
+        QVERIFY(box);
+        QApplication::processEvents();
+        QCOMPARE(box->value(), 0);
+        QCOMPARE(box->specialValueText(), QStringLiteral("128 (detected)"));
+        QVERIFY2(box->toolTip().contains("Detected: leading dimension"), qPrintable(box->toolTip()));
+        const NsRange full = w.timeRange()->fullRange();
+        const NsRange zoom{full.start + full.duration() / 4, full.start + full.duration() / 2};
+        w.timeRange()->setRange(zoom);
+        box->setValue(96);
+        emit box->editingFinished();
+        QCOMPARE(w.timeRange()->range(), zoom);
+        box->setValue(0);  // back to the detected one
+        emit box->editingFinished();
+        QApplication::processEvents();
+        QCOMPARE(box->specialValueText(), QStringLiteral("128 (detected)"));
     }
 
     void cancelLeavesSessionAsItWas() {
