@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QTableView>
 #include <QTableWidget>
@@ -66,6 +67,27 @@ private slots:
         m_session.setStore(std::make_unique<SessionStore>(f.store().path()));
         const NsRange e = m_session.extent();
         m_time.setFullRange(e);
+    }
+
+    // A CPU-only run (issue #35): the op table shows its host ops instead of an empty "GPU ops" list.
+    void cpuOnlyRunShowsHostOps() {
+        AnalysisFixture f;
+        for (int i = 0; i < 3; ++i) {
+            const int64_t t = i * 100 * kMs;
+            f.step(i + 1, t, t + 100 * kMs);
+            f.slice(f.host, "MatMul", "cpu_op", t, t + 60 * kMs);
+        }
+        f.commit();
+        SessionModel session;
+        session.setStore(std::make_unique<SessionStore>(f.store().path()));
+        TimeRangeController time;
+        time.setFullRange(session.extent());
+        OpStatsView view(&session, &time);
+        view.setVisibleRangeOnly(false);
+        QTRY_VERIFY(view.table()->model()->rowCount() >= 1);
+        auto *side = view.findChild<QComboBox *>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(side);
+        QCOMPARE(view.table()->model()->index(0, OpStatsTableModel::Name).data().toString(), QStringLiteral("MatMul"));
     }
 
     void opNameColumnShowsTheWholeName() {

@@ -109,6 +109,8 @@ void OpStatsView::reload() {
         updateScope();
         return;
     }
+    // A trace without GPU work has no GPU ops to list: its host ops are shown, and the scope says why.
+    if (!a->gpuTraced && m_sideBox->currentIndex() == 0) m_sideBox->setCurrentIndex(1);
     SessionStore *store = m_session->store();
     if (visibleRangeOnly() && store && m_time->range().valid()) {
         for (const RunRow &run : m_analysis->runs())
@@ -146,8 +148,9 @@ void OpStatsView::updateScope() {
         m_scope->setText(pending ? tr("Analysing the run in the background…") : m_analysis->error());
         return;
     }
+    const QString noGpu = a->gpuTraced ? QString() : tr(" · no GPU in this trace: host ops");
     if (!visibleRangeOnly()) {
-        m_scope->setText(tr("Whole run: steps %1–%2").arg(a->steps.steps.front().step).arg(a->steps.steps.back().step));
+        m_scope->setText(tr("Whole run: steps %1–%2").arg(a->steps.steps.front().step).arg(a->steps.steps.back().step) + noGpu);
         return;
     }
     const NsRange full = m_time->fullRange(), shown = m_rangeStats->range();
@@ -157,7 +160,7 @@ void OpStatsView::updateScope() {
                                  : tr("Visible range");
     if (m_rangeStats->busy() || m_rangeTimer->isActive()) text += tr(" · updating…");
     else if (!m_rangeStats->error().isEmpty()) text += tr(" · could not read the events: %1").arg(m_rangeStats->error());
-    m_scope->setText(text);
+    m_scope->setText(text + noGpu);
 }
 
 } // namespace stepscope
