@@ -362,37 +362,28 @@ void StepSimulator::copyToDevice(Lane &l, int64_t bytes, int64_t mbps) {
     close(l, to, us(l, 1, 2));
 }
 
-void StepSimulator::metricItem(Lane &l) {
-    const Scope item = open(l, "cpu_op", "aten::item", us(l, 3, 6));
-    const Scope local = open(l, "cpu_op", "aten::_local_scalar_dense", us(l, 4, 8));
-    const int64_t kernelCorr = nextCorrelation_++;
-    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 4, 7), kernelCorr, local.ext);
-    const int64_t kStart = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
-    const int64_t kDur = us(l, 3, 6);
-    kernel(l, TrainingStepProgram::metricKernel(), kComputeStream, kStart, kDur, kernelCorr, local.ext, 0);
-    l.stream = kStart + kDur;
-    const int64_t corr = nextCorrelation_++;
-    const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
-    const int64_t dur = us(l, 1.2, 2.2);
-    runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, us(l, 4, 8), corr, local.ext);
-    memcpy(l, "Memcpy DtoH (Device -> Pageable)", start, dur, 4, corr, local.ext);
-    l.stream = start + dur;
-    runtimeCall(l, "cudaStreamSynchronize", kCbidStreamSynchronize, std::max(l.stream - l.cpu, int64_t{0}) + us(l, 2, 4), 0,
-                local.ext);
-    close(l, local, us(l, 1, 3));
-    close(l, item, us(l, 1, 2));
-}
+void StepSimulator::metricItem(Lane &l) { readScalar(l, true); }
 
-void StepSimulator::lossItem(Lane &l, const StepShape &) {
+// The host waits here for everything queued in the step: the usual per-step sync point.
+void StepSimulator::lossItem(Lane &l, const StepShape &) { readScalar(l, false); }
+
+void StepSimulator::readScalar(Lane &l, bool reduceFirst) {
     const Scope item = open(l, "cpu_op", "aten::item", us(l, 3, 6));
     const Scope local = open(l, "cpu_op", "aten::_local_scalar_dense", us(l, 4, 8));
+    if (reduceFirst) {  // a metric: a small reduction computes the value first
+        const int64_t kernelCorr = nextCorrelation_++;
+        runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 4, 7), kernelCorr, local.ext);
+        const int64_t kStart = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
+        const int64_t kDur = us(l, 3, 6);
+        kernel(l, TrainingStepProgram::metricKernel(), kComputeStream, kStart, kDur, kernelCorr, local.ext, 0);
+        l.stream = kStart + kDur;
+    }
     const int64_t corr = nextCorrelation_++;
     const int64_t start = std::max(l.cpu + kLaunchLatencyNs, l.stream) + us(l, 0.5, 1.5);
     const int64_t dur = us(l, 1.2, 2.2);
     runtimeCall(l, "cudaMemcpyAsync", kCbidMemcpyAsync, us(l, 4, 8), corr, local.ext);
     memcpy(l, "Memcpy DtoH (Device -> Pageable)", start, dur, 4, corr, local.ext);
     l.stream = start + dur;
-    // The host waits here for everything queued in the step: the usual per-step sync point.
     runtimeCall(l, "cudaStreamSynchronize", kCbidStreamSynchronize,
                 std::max(l.stream - l.cpu, int64_t{0}) + us(l, 2, 4), 0, local.ext);
     close(l, local, us(l, 1, 3));

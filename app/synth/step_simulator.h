@@ -114,6 +114,8 @@ private:
     void lossItem(Lane &l, const StepShape &shape);
     // One value read back with .item() after a small kernel that computes it: the host waits for it.
     void metricItem(Lane &l);
+    // .item(): a 4-byte copy to the host and a stream sync (after a reduction kernel, reduceFirst).
+    void readScalar(Lane &l, bool reduceFirst);
     // aten::cumsum launching kInefficientKernel (grid 1, block 32) for setup_.inefficientKernelNs.
     void inefficientOp(Lane &l);
     void callback(Lane &l, const StepShape &shape);

@@ -160,10 +160,18 @@ void harden(sqlite3 *db, SessionConnection::Guard *guard) {
 namespace {
 // The session files this process has open, with how many connections and whether one could write:
 // when the last of them closes, a read-only connection that closed last leaves the -wal and -shm
-// behind (only a connection that can write may checkpoint and remove them), so one is opened to do it.
+// behind (only a connection that can write may checkpoint and remove them), so one is opened to do it
+// -- after a writer, or after readers that found no -wal/-shm and left an empty -wal (the checkpoint
+// then has nothing to write: the session's own file is not touched). SQLite removes the two files only
+// when no other process has the session open.
+struct OpenSessionFile {
+    int connections = 0;
+    bool writer = false;          // one of them could write
+    bool hadSidecars = false;     // -wal or -shm was there before this process opened it
+};
 struct OpenSessionFiles {
     std::mutex mutex;
-    std::map<std::string, std::pair<int, bool>> files;  // path -> (connections, a writer among them)
+    std::map<std::string, OpenSessionFile> files;
 };
 OpenSessionFiles &openSessionFiles() {
     static OpenSessionFiles files;
@@ -185,6 +193,8 @@ void tidyAfterLastClose(const std::string &path) {
 
 SessionConnection SessionConnection::open(const fs::path &file, Access access) {
     const std::string where = file.string();
+    std::error_code sidecarError;  // before SQLite creates them for this connection
+    const bool sidecarsBefore = fs::exists(where + "-wal", sidecarError) || fs::exists(where + "-shm", sidecarError);
     SessionConnection c;
     c.m_access = access;
     c.m_guard = std::make_unique<Guard>();
@@ -247,9 +257,9 @@ SessionConnection SessionConnection::open(const fs::path &file, Access access) {
             c.m_file = name;
             OpenSessionFiles &open = openSessionFiles();
             std::lock_guard lock(open.mutex);
-            auto &[count, writer] = open.files[c.m_file];
-            ++count;
-            writer = writer || access == Access::ReadWrite;
+            OpenSessionFile &f = open.files[c.m_file];
+            if (f.connections++ == 0) f.hadSidecars = sidecarsBefore;
+            f.writer = f.writer || access == Access::ReadWrite;
         }
     }
     return c;
@@ -286,8 +296,9 @@ void SessionConnection::close() {
         OpenSessionFiles &open = openSessionFiles();
         std::lock_guard lock(open.mutex);
         const auto it = open.files.find(m_file);
-        if (it != open.files.end() && --it->second.first == 0) {
-            tidy = it->second.second;
+        if (it != open.files.end() && --it->second.connections == 0) {
+            std::error_code ec;
+            tidy = it->second.writer || (!it->second.hadSidecars && fs::file_size(m_file + "-wal", ec) == 0 && !ec);
             open.files.erase(it);
         }
     }
