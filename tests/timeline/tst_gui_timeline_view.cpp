@@ -110,6 +110,36 @@ private slots:
         QVERIFY(std::abs(m_time.range().duration() - before.duration()) < before.duration() / 100);
     }
 
+    // W/A/S/D act on the timeline while the pointer is over it, whichever panel has the focus
+    // (issue #35), but not while the user types in a text field.
+    void keysFollowThePointerNotTheFocus() {
+        QTableView table(m_pane.get());  // another panel of the same window, with the focus
+        table.setGeometry(0, 0, 50, 50);
+        table.show();
+        m_pane->activateWindow();
+        table.setFocus();
+        QCursor::setPos(view()->mapToGlobal(QPoint(700, 200)));
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(&table));
+        const NsRange before = m_time.range();
+        QTest::keyClick(&table, Qt::Key_D);
+        QCOMPARE(m_time.range().start - before.start, before.duration() / 10);
+        QLineEdit field(m_pane.get());  // typing a "d" into a field changes nothing
+        field.setGeometry(60, 0, 50, 20);
+        field.show();
+        field.setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(&field));
+        const NsRange typed = m_time.range();
+        QTest::keyClick(&field, Qt::Key_D);
+        QCOMPARE(m_time.range(), typed);
+        QCOMPARE(field.text(), QStringLiteral("d"));
+        // The pointer elsewhere: the table's own keys.
+        QCursor::setPos(view()->mapToGlobal(QPoint(-200, -200)));
+        table.setFocus();
+        QTest::keyClick(&table, Qt::Key_D);
+        QCOMPARE(m_time.range(), typed);
+        m_time.setRange(before);
+    }
+
     void dragPans() {
         const NsRange before = m_time.range();
         drag(QPoint(900, 300), QPoint(700, 300));

@@ -5,6 +5,7 @@
 #include "models/store/sqlite_statement.h"
 
 #include <QPainter>
+#include <QApplication>
 #include <QSettings>
 #include <QTimer>
 
@@ -26,6 +27,7 @@ TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWi
     setObjectName(QStringLiteral("timelineView"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    qApp->installEventFilter(this);  // W/A/S/D under the pointer (eventFilter)
     setMinimumSize(400, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
     // Incoming ranges are applied by repainting: the range itself lives only in the controller.

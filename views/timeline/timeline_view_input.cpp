@@ -6,11 +6,17 @@
 #include "views/annotations/timeline_annotation_overlay.h"
 #include "views/timeline/keyboard_shortcuts.h"
 
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QLineEdit>
 #include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QTextEdit>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -58,7 +64,24 @@ bool TimelineView::clickLabel(QPoint pos) {
     return true;
 }
 
+bool TimelineView::eventFilter(QObject *watched, QEvent *event) {
+    if (event->type() != QEvent::KeyPress || watched == this || !isVisible()) return QWidget::eventFilter(watched, event);
+    auto *key = static_cast<QKeyEvent *>(event);
+    const int k = key->key();
+    if ((k != Qt::Key_W && k != Qt::Key_A && k != Qt::Key_S && k != Qt::Key_D) || (key->modifiers() & ~Qt::KeypadModifier) ||
+        !rect().contains(mapFromGlobal(QCursor::pos())))
+        return QWidget::eventFilter(watched, event);
+    QWidget *focus = QApplication::focusWidget();
+    const auto *combo = qobject_cast<QComboBox *>(focus);
+    const bool typing = qobject_cast<QLineEdit *>(focus) || qobject_cast<QAbstractSpinBox *>(focus) ||
+                        qobject_cast<QTextEdit *>(focus) || qobject_cast<QPlainTextEdit *>(focus) || (combo && combo->isEditable());
+    if (focus == this || typing || (focus && focus->window() != window())) return QWidget::eventFilter(watched, event);
+    keyPressEvent(key);
+    return true;
+}
+
 void TimelineView::mousePressEvent(QMouseEvent *event) {
+    setFocus(Qt::MouseFocusReason);  // the keys act on the timeline after a click on it
     m_pressPos = m_lastPos = event->position().toPoint();
     m_moved = false;
     m_drag = Drag::None;
