@@ -170,12 +170,16 @@ template <class A> void fields(A &a, StreamQueueDepth &q) { a(q.stream), a(q.dev
 template <class A> void fields(A &a, KernelStats &k) {
     a(k.count), a(k.medianUs), a(k.shortPct), a(k.launchDelayP50Us), a(k.launchDelayP95Us), a(k.queueDepthMax);
 }
+template <class A> void fields(A &a, CriticalPathSegment &s) { a(s.start), a(s.end), a(s.trackId), a(s.type); }
+template <class A> void fields(A &a, StepCriticalPath &s) { a(s.lengthNs), a(s.perTypeNs), a(s.segments); }
+template <class A> void fields(A &a, NamedDuration &d) { a(d.name), a(d.ns); }
+template <class A> void fields(A &a, CriticalPath &c) { a(c.steps), a(c.totalPerTypeNs), a(c.totalLengthNs), a(c.topNames); }
 template <class A> void fields(A &a, RunAnalysis &r) {
     a(r.steps), a(r.breakdown), a(r.presetBreakdown), a(r.categoryType), a(r.gpuBusyPct), a(r.computeCoveragePct),
         a(r.gpuTraced), a(r.gpuMetrics), a(r.bottleneck), a(r.bottleneckDetail), a(r.bottleneckEvidence),
         a(r.inputTracedBusyFraction), a(r.tfData), a(r.batchSize), a(r.batchSizeSource), a(r.batchSizeEvidence),
         a(r.samplesPerSecond), a(r.samplesPerSecondPerStep), a(r.gaps), a(r.ops), a(r.outliers), a(r.findings),
-        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective), a(r.kernels);
+        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective), a(r.kernels), a(r.criticalPath);
 }
 
 // What the views index by without checking, checked once here: each breakdown has a row per step
@@ -199,6 +203,16 @@ void checkShape(const RunAnalysis &r) {
         if (n != steps && !(optional && n == 0)) fail(std::string(name) + ": " + std::to_string(n) + " values for " + std::to_string(steps) + " steps");
     };
     perStep(r.firstCollective.size(), "first collectives", false);
+    if (r.criticalPath) {
+        perStep(r.criticalPath->steps.size(), "critical path", false);
+        const size_t types = r.breakdown.types.size();
+        if (r.criticalPath->totalPerTypeNs.size() != types) fail("critical path: totals do not match the types");
+        for (const StepCriticalPath &s : r.criticalPath->steps) {
+            if (s.perTypeNs.size() != types) fail("critical path: a step's totals do not match the types");
+            for (const CriticalPathSegment &g : s.segments)
+                if (g.type < -1 || g.type >= int(types) || g.end < g.start) fail("critical path: a segment out of range");
+        }
+    }
     perStep(r.samplesPerSecondPerStep.size(), "samples per second", true);
     if (r.memory) perStep(r.memory->perStepPeakBytes.size(), "memory peaks", true);
     if (r.projection) perStep(r.projection->perStepNs.size(), "projection", true);

@@ -14,22 +14,6 @@ namespace stepscope {
 
 namespace {
 
-bool isSyncApiCall(std::string_view name) {
-    for (std::string_view prefix : {"cuda", "cu", "hip"})
-        if (name.starts_with(prefix)) {
-            const std::string_view rest = name.substr(prefix.size());
-            for (std::string_view what : {"DeviceSynchronize", "StreamSynchronize", "EventSynchronize", "CtxSynchronize"})
-                if (rest.starts_with(what)) return true;
-        }
-    return false;
-}
-
-bool isBlockingMemset(std::string_view name) {
-    for (std::string_view prefix : {"cudaMemset", "cuMemset", "hipMemset"})
-        if (name.starts_with(prefix)) return name.find("Async") == std::string_view::npos;
-    return false;
-}
-
 double kernelPercentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     const size_t k = std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5));
@@ -182,7 +166,7 @@ void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::v
         if (fresh) {
             const std::string_view name = trace.text(s.nameId);
             it->second = (name.starts_with("cudaMemcpy") || name.starts_with("cuMemcpy") || name.starts_with("hipMemcpy")) ? 1
-                         : isBlockingMemset(name) ? 2 : isSyncApiCall(name) ? 3 : 0;
+                         : TypeRefinement::isBlockingMemset(name) ? 2 : TypeRefinement::isSyncApiCall(name) ? 3 : 0;
         }
         if (it->second == 1) {
             const bool blocking = TypeRefinement::isBlockingCopyCall(trace.text(s.nameId));

@@ -24,6 +24,29 @@ QJsonObject categoryNsJson(const RunAnalysis &a, size_t step) {
     return o;
 }
 
+// A per-type vector of a critical path, by category (the categories that have time only).
+QJsonObject pathCategoriesJson(const RunAnalysis &a, const std::vector<int64_t> &perTypeNs, int64_t lengthNs, bool pct) {
+    QJsonObject o;
+    for (int c = 0; c < kCategoryCount; ++c) {
+        const int t = a.categoryType[size_t(c)];
+        if (t < 0 || size_t(t) >= perTypeNs.size() || perTypeNs[size_t(t)] <= 0) continue;
+        const int64_t ns = perTypeNs[size_t(t)];
+        o[q(kCategoryNames[size_t(c)])] = pct ? QJsonValue(lengthNs > 0 ? round2(100.0 * double(ns) / double(lengthNs)) : 0.0) : QJsonValue(qint64(ns));
+    }
+    return o;
+}
+
+QJsonObject criticalPathJson(const RunAnalysis &a) {
+    const CriticalPath &p = *a.criticalPath;
+    const double stepMs = a.steps.steps.empty() ? 0.0 : double(a.steps.totalNs()) / 1e6 / double(a.steps.steps.size());
+    QJsonArray top;
+    for (const NamedDuration &d : p.topNames)
+        top.append(QJsonObject{{"name", q(d.name)}, {"ms_per_step", round2(double(d.ns) / 1e6 / double(std::max<size_t>(1, p.steps.size())))}});
+    return {{"length_ms_mean", round2(p.meanLengthMs())}, {"step_ms_mean", round2(stepMs)},
+            {"coverage_pct", stepMs > 0 ? round2(100.0 * p.meanLengthMs() / stepMs) : 0.0},
+            {"breakdown_pct", pathCategoriesJson(a, p.totalPerTypeNs, p.totalLengthNs, true)}, {"top_events", top}};
+}
+
 QJsonObject presetJson(const Breakdown &b) {
     QJsonObject pct;
     for (const auto &[label, ns] : b.byLabel(b.totalNs))
@@ -185,6 +208,11 @@ std::string ReportFormatter::json(const Report &report) {
                 step["host_start_ns"] = qint64(a.steps.steps[k].hostStart);
                 step["host_dur_ns"] = qint64(a.steps.steps[k].hostEnd - a.steps.steps[k].hostStart);
             }
+            if (a.criticalPath && k < a.criticalPath->steps.size()) {
+                const StepCriticalPath &p = a.criticalPath->steps[k];
+                step["critical_path"] = QJsonObject{{"length_ns", qint64(p.lengthNs)},
+                                                    {"breakdown_ns", pathCategoriesJson(a, p.perTypeNs, p.lengthNs, false)}};
+            }
             if (k < a.samplesPerSecondPerStep.size()) step["samples_per_s"] = round2(a.samplesPerSecondPerStep[k]);
             if (a.memory && k < a.memory->perStepPeakBytes.size()) step["memory_peak_bytes"] = optionalInt(a.memory->perStepPeakBytes[k]);
             if (a.presetBreakdown && k < a.presetBreakdown->perStepNs.size()) {
@@ -219,6 +247,7 @@ std::string ReportFormatter::json(const Report &report) {
                                              {"launch_delay_us_p95", orNull(a.kernels->launchDelayP95Us)},
                                              {"queue_depth_max", depth}};
         }
+        if (a.criticalPath) summary["critical_path"] = criticalPathJson(a);
         if (!a.tfData.empty()) summary["tf_data"] = tfDataJson(a.tfData);
         if (r.samplesPerSecond) summary["samples_per_s"] = round2(*r.samplesPerSecond);
         if (r.batchSize) {

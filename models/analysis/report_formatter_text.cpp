@@ -120,6 +120,21 @@ std::string ReportFormatter::text(const Report &report) {
             if (depth > 0) out << ", up to " << depth << " queued on a stream";
             out << "\n";
         }
+        if (a.criticalPath && a.criticalPath->totalLengthNs > 0) {
+            const CriticalPath &p = *a.criticalPath;
+            out << "  critical path: " << fmt("%.2f", p.meanLengthMs()) << " ms per step (" << fmt("%.0f", 100.0 * p.meanLengthMs() / r.stepTime.meanMs)
+                << "% of the step):";
+            std::vector<std::pair<int64_t, int>> parts;
+            for (int c = 0; c < kCategoryCount; ++c)
+                if (const int t = a.categoryType[size_t(c)]; t >= 0 && size_t(t) < p.totalPerTypeNs.size() && p.totalPerTypeNs[size_t(t)] > 0)
+                    parts.emplace_back(p.totalPerTypeNs[size_t(t)], c);
+            std::sort(parts.rbegin(), parts.rend());
+            for (size_t k = 0; k < parts.size() && k < 4; ++k)
+                out << (k ? ", " : " ") << kCategoryNames[size_t(parts[k].second)] << " "
+                    << fmt("%.0f", 100.0 * double(parts[k].first) / double(p.totalLengthNs)) << "%";
+            if (!p.topNames.empty()) out << "; longest on it: " << shown(p.topNames.front().name);
+            out << "\n";
+        }
         out << "  bottleneck: " << shown(bottleneckLine(a)) << "\n    " << shown(a.bottleneckEvidence) << "\n";
         if (const auto ranked = rankedProjections(a); !ranked.empty()) {
             out << "  what fixing it is worth (projected mean step, biggest gain first):\n";

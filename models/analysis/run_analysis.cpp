@@ -63,6 +63,8 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     }
 
     throwIfCancelled(cancel);
+    if (!ra.steps.steps.empty()) ra.criticalPath = CriticalPathAnalyzer::analyze(trace, types, *stepscope, ra.steps);
+    throwIfCancelled(cancel);
     ra.firstCollective = firstCollectives(trace, types, ra.categoryType[size_t(Category::Collective)], ra.steps);
     for (const TraceTrack &t : trace.tracks) ra.gpuTraced = ra.gpuTraced || (t.gpu && t.count > 0);
     const int64_t total = ra.steps.totalNs();

@@ -11,6 +11,22 @@ bool TypeRefinement::isBlockingCopyCall(std::string_view name) {
     return false;
 }
 
+bool TypeRefinement::isSyncApiCall(std::string_view name) {
+    for (std::string_view prefix : {"cuda", "cu", "hip"})
+        if (name.starts_with(prefix)) {
+            const std::string_view rest = name.substr(prefix.size());
+            for (std::string_view what : {"DeviceSynchronize", "StreamSynchronize", "EventSynchronize", "CtxSynchronize"})
+                if (rest.starts_with(what)) return true;
+        }
+    return false;
+}
+
+bool TypeRefinement::isBlockingMemset(std::string_view name) {
+    for (std::string_view prefix : {"cudaMemset", "cuMemset", "hipMemset"})
+        if (name.starts_with(prefix)) return name.find("Async") == std::string_view::npos;
+    return false;
+}
+
 void TypeRefinement::apply(const TraceData &trace, const Preset &preset, std::vector<int8_t> &types) {
     const int launch = preset.typeIndex("kernel_launch");
     bool gpuWork = false;

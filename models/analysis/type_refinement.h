@@ -20,6 +20,10 @@ public:
     static void apply(const TraceData &trace, const Preset &preset, std::vector<int8_t> &types);
     // True for the names of copy calls that block the host until the copy is done.
     static bool isBlockingCopyCall(std::string_view name);
+    // True for blocking memsets (cudaMemset, not cudaMemsetAsync) and for calls that wait for the
+    // device (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cuCtxSynchronize, hip*).
+    static bool isBlockingMemset(std::string_view name);
+    static bool isSyncApiCall(std::string_view name);
 };
 
 } // namespace stepscope
