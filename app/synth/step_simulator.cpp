@@ -1,5 +1,7 @@
 #include "app/synth/step_simulator.h"
 
+#include "app/synth/op_shapes.h"
+
 #include "app/synth/trace_event_json_writer.h"
 #include "app/synth/gpu_activity_recorder.h"
 
@@ -9,11 +11,6 @@
 namespace stepscope::synth {
 
 namespace {
-constexpr int kCbidLaunchKernel = 211;
-constexpr int kCbidGraphLaunch = 311;  // cudaGraphLaunch_v10000
-constexpr int kCbidMemcpyAsync = 41;
-constexpr int kCbidStreamSynchronize = 131;
-constexpr int kCbidStreamWaitEvent = 147;
 constexpr int64_t kLaunchLatencyNs = 2'500; // a kernel starts at least this long after its launch begins
 } // namespace
 
@@ -82,14 +79,14 @@ void StepSimulator::writeCaptureMarkers() {
 }
 
 StepSimulator::Scope StepSimulator::open(Lane &l, std::string_view cat, std::string_view name, int64_t preNs) {
-    Scope s{cat, name, l.cpu, nextExternal_++};
+    Scope s{cat, name, l.cpu, nextExternal_++, {}};
     l.cpu += preNs;
     return s;
 }
 
 void StepSimulator::close(Lane &l, const Scope &s, int64_t postNs) {
     l.cpu += postNs;
-    w_.begin('X', s.cat, s.name, kPid, l.tid, s.start).dur(l.cpu - s.start).arg("External id", s.ext).end();
+    w_.begin('X', s.cat, s.name, kPid, l.tid, s.start).dur(l.cpu - s.start).arg("External id", s.ext).rawArgs(s.args).end();
 }
 
 void StepSimulator::runtimeCall(Lane &l, std::string_view name, int cbid, int64_t durNs, int64_t corr, int64_t ext) {
@@ -178,6 +175,23 @@ void StepSimulator::inefficientOp(Lane &l) {
     close(l, scope, us(l, 3, 6));
 }
 
+void StepSimulator::slowConvOp(Lane &l) {
+    static constexpr KernelSpec kDirect{"void cudnn::cnn::implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, "
+                                        "false, false, true>(int, int, int, float const*, int, float*, float const*, "
+                                        "kernel_conv_params, unsigned long long, int, float, float, int, float const*, "
+                                        "float const*, bool, int, int)",
+                                        0, {98, 1, 32}, {128, 1, 1}, 128, 12544, 25};
+    Scope scope = open(l, "cpu_op", "aten::conv2d", us(l, 8, 14));
+    if (setup_.recordShapes) scope.args = OpShapes::slowConvArgs();
+    const int64_t corr = nextCorrelation_++;
+    const int64_t launchTs = l.cpu;
+    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 3, 6), corr, scope.ext);
+    const int64_t start = std::max(launchTs + kLaunchLatencyNs, l.stream + 1'000);
+    kernel(l, kDirect, kComputeStream, start, setup_.slowConvNs, corr, scope.ext, 0);
+    l.stream = start + setup_.slowConvNs;
+    close(l, scope, us(l, 3, 6));
+}
+
 void StepSimulator::runStep(int64_t stepNumber) {
     const StepShape shape = shaper_.shapeFor(stepNumber);
     nsPerWeight_ = static_cast<double>(shape.gpuComputeNs) / program_.totalWeight();
@@ -247,6 +261,7 @@ void StepSimulator::runLaneStep(Lane &l, int64_t stepNumber, const StepShape &sh
         if (p.phase != Phase::Forward && !forwardDone) {
             forwardDone = true;
             if (setup_.inefficientKernelNs > 0) inefficientOp(l);
+            if (setup_.slowConvNs > 0) slowConvOp(l);
         }
         op(l, *p.op, shape);
         if (setup_.profileMemory && p.phase == Phase::Forward && actPart > 0) {
@@ -295,6 +310,16 @@ void StepSimulator::op(Lane &l, const OpSpec &spec, const StepShape &shape) {
     const size_t depth = std::min<size_t>(spec.chain.size(), 8);
     for (size_t i = 0; i < depth; ++i)
         scopes[i] = open(l, "cpu_op", spec.chain[i], static_cast<int64_t>(level * l.rng.uniform(0.6, 1.4)));
+    if (setup_.recordShapes && depth > 0) {
+        auto it = shapeArgs_.find(&spec);
+        if (it == shapeArgs_.end()) {
+            double ns = 0;
+            for (const auto &k : spec.kernels) ns += k.weight * nsPerWeight_;
+            const bool tensorCores = !spec.kernels.empty() && spec.kernels.front().name.find("tf32") != std::string_view::npos;
+            it = shapeArgs_.emplace(&spec, OpShapes::argsFor(spec.chain[0], ns, tensorCores)).first;
+        }
+        scopes[0].args = it->second;
+    }
     const int64_t ext = scopes[depth - 1].ext;
     const double meanKernelNs = static_cast<double>(shape.gpuComputeNs) / program_.kernelCount();
     for (const auto &k : spec.kernels) {

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <string_view>
 #include <deque>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace stepscope::synth {
@@ -44,6 +46,8 @@ struct SimulationSetup {
     LateCause lateCause = LateCause::Input;
     bool phasesSync = false;  // SyntheticProfileOptions::phasesSync
     bool cudaGraphs = false;  // SyntheticProfileOptions::cudaGraphs
+    bool recordShapes = false;  // SyntheticProfileOptions::recordShapes
+    int64_t slowConvNs = 0;     // > 0: slowConvOp() at the end of each forward pass
 };
 
 class StepSimulator {
@@ -96,9 +100,14 @@ private:
         int64_t graphCorrelation = -1, graphExt = 0, graphLaunchTs = 0;
     };
     static constexpr size_t kLaunchQueueDepth = 1024;
+    // CUPTI callback ids of the runtime calls the simulator writes.
+    static constexpr int kCbidLaunchKernel = 211, kCbidGraphLaunch = 311 /* cudaGraphLaunch_v10000 */,
+                         kCbidMemcpyAsync = 41, kCbidStreamSynchronize = 131, kCbidStreamWaitEvent = 147,
+                         kCbidDeviceSynchronize = 165;
     struct Scope {
         std::string_view cat, name;
         int64_t start, ext;
+        std::string args;  // more args members as JSON text (record_shapes), or empty
     };
 
     Scope open(Lane &l, std::string_view cat, std::string_view name, int64_t preNs);
@@ -118,6 +127,9 @@ private:
     void readScalar(Lane &l, bool reduceFirst);
     // aten::cumsum launching kInefficientKernel (grid 1, block 32) for setup_.inefficientKernelNs.
     void inefficientOp(Lane &l);
+    // aten::conv2d, 11x11 in fp32 (OpShapes::slowConvArgs), launching a direct (non-tensor-core)
+    // convolution kernel for setup_.slowConvNs.
+    void slowConvOp(Lane &l);
     void callback(Lane &l, const StepShape &shape);
     void checkpoint(Lane &l, const StepShape &shape);
     // A straggling rank's extra host work of setup_.lateNs before its step's data (not for Input,
@@ -135,6 +147,7 @@ private:
     void memoryEvent(Lane &l, int64_t bytes);
 
     SimulationSetup setup_;
+    std::unordered_map<const OpSpec *, std::string> shapeArgs_;  // recordShapes: chosen once per op
     TraceEventJsonWriter &w_;
     GpuActivityRecorder *recorder_;
     TrainingStepProgram program_;

@@ -12,9 +12,6 @@
 namespace stepscope::synth {
 
 namespace {
-constexpr int kCbidMemcpyAsync = 41;
-constexpr int kCbidStreamSynchronize = 131;
-constexpr int kCbidDeviceSynchronize = 165;
 
 struct Transform {
     std::string_view name;

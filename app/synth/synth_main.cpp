@@ -35,6 +35,10 @@ constexpr const char *kUsage =
     "  --gzip-level L         0..9 (default 6; 1 is much faster for huge outputs)\n"
     "  --checkpoint-every K   save a checkpoint every K-th step (default: 10 for checkpoint, else never)\n"
     "  --first-step N         number of the first ProfilerStep#N (default 1)\n"
+    "  --record-shapes        input shapes on the forward ops (record_shapes=True), each op at a known\n"
+    "                         share of the H100's peak\n"
+    "  --slow-conv MS         an 11x11 fp32 convolution on a direct (non-tensor-core) kernel of MS ms per\n"
+    "                         step, after the forward pass\n"
     "  --inefficient-kernel MS  one deliberately inefficient kernel (grid 1, block 32) of MS ms per step,\n"
     "                         launched by aten::cumsum after the forward pass\n"
     "  --phases-sync          the host waits on the GPU only inside the phases: no loss.item() per step,\n"
@@ -103,6 +107,10 @@ int main(int argc, char **argv) {
             opt.cudaGraphs = true;
             continue;
         }
+        if (flag == "--record-shapes") {
+            opt.recordShapes = true;
+            continue;
+        }
         if (flag == "--no-distributed-info") {
             job.distributedInfo = false;
             continue;
@@ -132,6 +140,8 @@ int main(int argc, char **argv) {
             ok = parseNumber(value, opt.gzipLevel);
         else if (flag == "--checkpoint-every")
             ok = parseNumber(value, opt.checkpointEvery);
+        else if (flag == "--slow-conv")
+            ok = parseNumber(value, opt.slowConvMs) && opt.slowConvMs > 0;
         else if (flag == "--inefficient-kernel")
             ok = parseNumber(value, opt.inefficientKernelMs) && opt.inefficientKernelMs > 0;
         else if (flag == "--first-step")

@@ -41,8 +41,8 @@ SyntheticJobStats generateJob(const SyntheticJobOptions &options, const std::fil
         stats.files.push_back(path);
         ro.gz = std::make_unique<GzipFileWriter>(path, o.gzipLevel);
         ro.json = std::make_unique<TraceEventJsonWriter>(ro.gz.get());
-        SimulationSetup setup{o.bottleneck, o.seed, 1, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
-                              int64_t(o.inefficientKernelMs) * 1'000'000};
+        SimulationSetup setup = simulationSetupFor(o);
+        setup.gpus = 1;
         setup.rank = r;
         setup.worldSize = options.ranks;
         if (r == options.stragglerRank) {

@@ -18,25 +18,28 @@
 
 namespace stepscope::synth {
 
+SimulationSetup simulationSetupFor(const SyntheticProfileOptions &o) {
+    SimulationSetup s{o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
+                      int64_t(o.inefficientKernelMs) * 1'000'000};
+    s.phasesSync = o.phasesSync;
+    s.cudaGraphs = o.cudaGraphs;
+    s.recordShapes = o.recordShapes;
+    s.slowConvNs = int64_t(o.slowConvMs) * 1'000'000;
+    return s;
+}
+
 namespace {
 
 constexpr int kMaxKernelsPerStep = 1'000'000;
 constexpr int64_t kPreferredMaxSteps = 1000; // beyond this a target grows the steps instead
 
-SimulationSetup setupFor(const SyntheticProfileOptions &o) {
-    SimulationSetup s{o.bottleneck, o.seed, o.gpus, o.kernelsPerStep, o.checkpointEvery, o.profileMemory,
-                      int64_t(o.inefficientKernelMs) * 1'000'000};
-    s.phasesSync = o.phasesSync;
-    s.cudaGraphs = o.cudaGraphs;
-    return s;
-}
 
 // Events one (non-checkpoint) step adds, and the fixed events around the steps, for a given size.
 std::pair<double, double> measureEvents(SyntheticProfileOptions o, int kernelsPerStep) {
     o.kernelsPerStep = kernelsPerStep;
     o.checkpointEvery = 1'000'000'000;
     TraceEventJsonWriter w(nullptr);
-    StepSimulator sim(setupFor(o), w, nullptr);
+    StepSimulator sim(simulationSetupFor(o), w, nullptr);
     sim.writeMetadata();
     const int64_t before = w.events();
     sim.runStep(o.firstStep);
@@ -99,7 +102,8 @@ SyntheticProfileGenerator::SyntheticProfileGenerator(const SyntheticProfileOptio
         throw std::invalid_argument("target events must be 0 (off) or up to 2e10");
     if (o.gzipLevel < 0 || o.gzipLevel > 9)
         throw std::invalid_argument("gzip level must be 0..9");
-    if (o.firstStep < 0 || o.checkpointEvery < 0 || o.epochStartNs < 0 || o.inefficientKernelMs < 0 || o.inefficientKernelMs > 100'000)
+    if (o.firstStep < 0 || o.checkpointEvery < 0 || o.epochStartNs < 0 || o.inefficientKernelMs < 0 || o.inefficientKernelMs > 100'000 ||
+        o.slowConvMs < 0 || o.slowConvMs > 100'000)
         throw std::invalid_argument("first step, checkpoint interval and epoch start must not be negative");
 
     const bool autoKernels = o.kernelsPerStep == 0;
@@ -132,7 +136,7 @@ SyntheticProfileStats SyntheticProfileGenerator::generate(const std::filesystem:
         gz = std::make_unique<GzipFileWriter>(traceGz, o.gzipLevel);
     TraceEventJsonWriter w(gz.get());
     GpuActivityRecorder activity(o.gpus);
-    StepSimulator sim(setupFor(o), w, &activity);
+    StepSimulator sim(simulationSetupFor(o), w, &activity);
 
     w.raw(kinetoTraceHead(o, 0, 0, true));
     sim.writeMetadata();

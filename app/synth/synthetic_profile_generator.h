@@ -42,7 +42,17 @@ struct SyntheticProfileOptions {
     // Each step's model kernels launched by one cudaGraphLaunch (torch.cuda.graphs): they share its
     // correlation id, and the host launches nothing else for them.
     bool cudaGraphs = false;
+    // PyTorch's record_shapes=True: the forward ops carry their input shapes, chosen so that each runs
+    // at a known share of the H100's peak (op_shapes.h).
+    bool recordShapes = false;
+    // > 0: an 11x11 fp32 convolution on a direct (non-tensor-core) kernel of this many ms per step and
+    // GPU, after the forward pass; its shapes are recorded with recordShapes (op_shapes.h).
+    int slowConvMs = 0;
 };
+
+struct SimulationSetup;
+// The simulator's setup for these options (one rank, no straggler).
+SimulationSetup simulationSetupFor(const SyntheticProfileOptions &options);
 
 struct SyntheticProfileStats {
     int64_t events = 0; // trace events written, metadata and flows included

@@ -155,6 +155,13 @@ TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, const std:
     return *this;
 }
 
+TraceEventJsonWriter &TraceEventJsonWriter::rawArgs(std::string_view members) {
+    if (members.size() < 2 || members.front() != '"') return *this;
+    openArgs();  // it has written the first member's opening quote
+    buf_.append(members.substr(1));
+    return *this;
+}
+
 void TraceEventJsonWriter::end() {
     buf_.append(argsOpen_ ? "}}" : "}");
     argsOpen_ = false;

@@ -36,6 +36,8 @@ public:
     // value / 1000 written with three decimals (e.g. a bandwidth in GB/s from MB/s).
     TraceEventJsonWriter &argMilli(std::string_view key, int64_t thousandths);
     TraceEventJsonWriter &arg(std::string_view key, const std::array<int, 3> &dims);
+    // Args members given as JSON text, without braces ("\"Input Dims\": [[1, 2]], ...").
+    TraceEventJsonWriter &rawArgs(std::string_view members);
     void end();
     // Hands the rest of the buffer to the sink; called before the sink finishes.
     void flush();

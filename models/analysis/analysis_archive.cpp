@@ -144,8 +144,11 @@ template <class A> void fields(A &a, GapTotals &t) { a(t.count), a(t.totalNs), a
 template <class A> void fields(A &a, StreamGaps &s) { a(s.stream), a(s.device), a(s.totals); }
 template <class A> void fields(A &a, GapAnalysis &g) { a(g.device), a(g.byHostActivityNs), a(g.streams), a(g.top); }
 template <class A> void fields(A &a, KernelDetails &k) { a(k.grid), a(k.block), a(k.registers), a(k.sharedMemory); }
+template <class A> void fields(A &a, OpEfficiency &e) {
+    a(e.flops), a(e.bytes), a(e.timeNs), a(e.dtype), a(e.op), a(e.shapes), a(e.peakTflops), a(e.peakGbps), a(e.pctOfPeak), a(e.bound);
+}
 template <class A> void fields(A &a, OpStat &o) {
-    a(o.name), a(o.nameId), a(o.device), a(o.count), a(o.totalNs), a(o.selfNs), a(o.minNs), a(o.maxNs), a(o.kernel);
+    a(o.name), a(o.nameId), a(o.device), a(o.count), a(o.totalNs), a(o.selfNs), a(o.minNs), a(o.maxNs), a(o.kernel), a(o.efficiency);
 }
 template <class A> void fields(A &a, OutlierStep &o) { a(o.step), a(o.durNs), a(o.cause); }
 template <class A> void fields(A &a, Projection &p) {
@@ -174,12 +177,16 @@ template <class A> void fields(A &a, CriticalPathSegment &s) { a(s.start), a(s.e
 template <class A> void fields(A &a, StepCriticalPath &s) { a(s.lengthNs), a(s.perTypeNs), a(s.segments); }
 template <class A> void fields(A &a, NamedDuration &d) { a(d.name), a(d.ns); }
 template <class A> void fields(A &a, CriticalPath &c) { a(c.steps), a(c.totalPerTypeNs), a(c.totalLengthNs), a(c.topNames); }
+template <class A> void fields(A &a, CollectiveStat &c) {
+    a(c.name), a(c.count), a(c.sized), a(c.bytes), a(c.timeNs), a(c.sizedTimeNs), a(c.exposedNs), a(c.groupSize), a(c.algbwGbps),
+        a(c.busbwGbps);
+}
 template <class A> void fields(A &a, RunAnalysis &r) {
     a(r.steps), a(r.breakdown), a(r.presetBreakdown), a(r.categoryType), a(r.gpuBusyPct), a(r.computeCoveragePct),
         a(r.gpuTraced), a(r.gpuMetrics), a(r.bottleneck), a(r.bottleneckDetail), a(r.bottleneckEvidence),
         a(r.inputTracedBusyFraction), a(r.tfData), a(r.batchSize), a(r.batchSizeSource), a(r.batchSizeEvidence),
         a(r.samplesPerSecond), a(r.samplesPerSecondPerStep), a(r.gaps), a(r.ops), a(r.outliers), a(r.findings),
-        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective), a(r.kernels), a(r.criticalPath);
+        a(r.crossChecks), a(r.projection), a(r.memory), a(r.firstCollective), a(r.kernels), a(r.criticalPath), a(r.collectives);
 }
 
 // What the views index by without checking, checked once here: each breakdown has a row per step

@@ -30,7 +30,7 @@ class AnalysisArchive {
 public:
     // Raised whenever a field is added, removed or changes meaning: older bytes are then refused
     // (and the run re-analysed), never misread.
-    static constexpr uint32_t kFormatVersion = 3;  // 2: RunAnalysis::kernels, 3: ::criticalPath
+    static constexpr uint32_t kFormatVersion = 3;  // 2: RunAnalysis::kernels, 3: ::criticalPath, ::collectives and OpStat::efficiency
 
     static std::string encode(const RunAnalysis &analysis);
     static RunAnalysis decode(std::string_view bytes);

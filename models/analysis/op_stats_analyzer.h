@@ -9,6 +9,7 @@
 
 #include "models/analysis/trace_data.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,12 +21,26 @@ struct KernelDetails {
     bool empty() const { return grid.empty() && block.empty() && registers.empty() && sharedMemory.empty(); }
 };
 
+// What an op's GPU work achieved against the device's peak (OpEfficiencyAnalyzer; issue #33, item 2).
+struct OpEfficiency {
+    double flops = 0, bytes = 0;  // over the analysed steps; flops 0 for memory-bound ops
+    int64_t timeNs = 0;           // the GPU time those figures were done in
+    std::string dtype;            // the peak's dtype (tf32 when fp32 work ran on TF32 kernels); empty: unknown
+    std::string op, shapes;       // the framework op the figures come from, and its recorded input shapes
+    std::optional<double> peakTflops, peakGbps, pctOfPeak;  // absent for unknown devices or dtypes
+    std::string bound;            // compute or memory (arithmetic intensity against the ridge point)
+    double achievedTflops() const { return timeNs > 0 ? flops / double(timeNs) / 1e3 : 0.0; }
+    double achievedGbps() const { return timeNs > 0 ? bytes / double(timeNs) : 0.0; }
+    double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
+};
+
 struct OpStat {
     std::string name;
     int32_t nameId = -1;
     int device = -1;  // -1: host
     int64_t count = 0, totalNs = 0, selfNs = 0, minNs = 0, maxNs = 0;
     KernelDetails kernel;  // GPU ops only
+    std::optional<OpEfficiency> efficiency;  // where the recorded shapes (or XLA) give its cost
     double meanNs() const { return count ? double(totalNs) / double(count) : 0.0; }
     bool host() const { return device < 0; }
 };

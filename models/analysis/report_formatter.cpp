@@ -84,6 +84,16 @@ QJsonValue kernelValue(const std::string &v) {
     return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue(q(v));
 }
 
+QJsonValue efficiencyJson(const std::optional<OpEfficiency> &e) {
+    if (!e) return QJsonValue();
+    auto orNull = [](const std::optional<double> &v) { return v ? QJsonValue(round2(*v)) : QJsonValue(); };
+    return QJsonObject{{"flops", e->flops}, {"bytes", e->bytes}, {"time_ns", qint64(e->timeNs)},
+                       {"achieved_tflops", round2(e->achievedTflops())}, {"achieved_gbps", round2(e->achievedGbps())},
+                       {"intensity", round2(e->intensity())}, {"dtype", e->dtype.empty() ? QJsonValue() : QJsonValue(q(e->dtype))},
+                       {"peak_tflops", orNull(e->peakTflops)}, {"peak_gbps", orNull(e->peakGbps)}, {"pct_of_peak", orNull(e->pctOfPeak)},
+                       {"bound", e->bound.empty() ? QJsonValue() : QJsonValue(q(e->bound))}, {"op", q(e->op)}, {"shapes", q(e->shapes)}};
+}
+
 QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
     QJsonArray out;
     size_t host = 0, device = 0;
@@ -95,6 +105,7 @@ QJsonArray topOpsJson(const std::vector<OpStat> &ops, size_t perSide) {
                       {"total_ns", qint64(o.totalNs)}, {"self_ns", qint64(o.selfNs)}, {"mean_ns", qint64(std::llround(o.meanNs()))},
                       {"min_ns", qint64(o.minNs)}, {"max_ns", qint64(o.maxNs)}};
         j["device"] = o.host() ? QJsonValue() : QJsonValue(o.device);
+        j["efficiency"] = efficiencyJson(o.efficiency);
         const std::pair<const char *, const std::string *> details[] = {
             {"grid", &o.kernel.grid}, {"block", &o.kernel.block}, {"registers_per_thread", &o.kernel.registers},
             {"shared_memory", &o.kernel.sharedMemory}};
@@ -259,11 +270,22 @@ std::string ReportFormatter::json(const Report &report) {
         QJsonArray outliers;
         for (const OutlierStep &o : a.outliers)
             outliers.append(QJsonObject{{"step", qint64(o.step)}, {"dur_ns", qint64(o.durNs)}, {"cause", q(o.cause)}});
+        QJsonArray collectives;
+        for (const CollectiveStat &c : a.collectives) {
+            auto orNull = [](const std::optional<double> &v) { return v ? QJsonValue(round2(*v)) : QJsonValue(); };
+            collectives.append(QJsonObject{
+                {"name", q(c.name)}, {"count", qint64(c.count)}, {"sized_count", qint64(c.sized)}, {"bytes", c.bytes},
+                {"time_ms", round2(double(c.timeNs) / 1e6)}, {"exposed_ms", round2(double(c.exposedNs) / 1e6)},
+                {"exposed_pct", c.timeNs > 0 ? round2(100.0 * double(c.exposedNs) / double(c.timeNs)) : 0.0},
+                {"group_size", c.groupSize ? QJsonValue(qint64(*c.groupSize)) : QJsonValue()},
+                {"algbw_gbps", orNull(c.algbwGbps)}, {"busbw_gbps", orNull(c.busbwGbps)}});
+        }
         QJsonObject run{{"name", q(r.run.name)}, {"host", q(r.run.host)}, {"framework", q(r.run.framework)},
                         {"device", q(r.run.device)}, {"events", qint64(r.events)}, {"tracks", qint64(r.tracks)},
                         {"steps", steps}, {"summary", summary}, {"gaps", gapsJson(a.gaps)},
                         {"top_ops", topOpsJson(a.ops, 15)}, {"findings", findingsJson(a.findings)},
-                        {"outlier_steps", outliers}, {"cross_checks", crossChecksJson(a.crossChecks)}};
+                        {"outlier_steps", outliers}, {"cross_checks", crossChecksJson(a.crossChecks)},
+                        {"collectives", collectives}};
         if (r.run.rank) run["rank"] = qint64(*r.run.rank);
         if (const std::string note = a.gpuNote(); !note.empty()) run["note"] = q(note);
         runs.append(run);

@@ -179,7 +179,20 @@ std::string ReportFormatter::text(const Report &report) {
             if (!o.host() && listed++ < 5) {
                 out << "    " << ms(o.totalNs) << "  x" << o.count << "  " << shown(o.name.substr(0, 90)) << "\n";
                 if (const std::string k = kernelText(o.kernel); !k.empty()) out << "      " << k << "\n";
+                if (const auto &e = o.efficiency) {
+                    out << "      " << shown(e->op) << " " << e->dtype << ": "
+                        << (e->flops > 0 ? fmt("%.1f TFLOPS", e->achievedTflops()) : fmt("%.0f GB/s", e->achievedGbps()));
+                    if (e->pctOfPeak) out << ", " << fmt("%.0f", *e->pctOfPeak) << "% of peak, " << e->bound << "-bound";
+                    else out << " (no peak known for this device)";
+                    out << "\n";
+                }
             }
+        for (const CollectiveStat &c : a.collectives) {
+            out << "  " << c.name << ": " << c.count << " calls, " << ms(c.timeNs) << " ms, " << ms(c.exposedNs) << " ms exposed";
+            if (c.busbwGbps) out << ", bus bandwidth " << fmt("%.1f", *c.busbwGbps) << " GB/s (" << *c.groupSize << " GPUs)";
+            else if (c.sized == 0) out << ", sizes not recorded";
+            out << "\n";
+        }
         out << "  top host ops (self ms, count):\n";
         std::vector<const OpStat *> host;
         for (const OpStat &o : a.ops)

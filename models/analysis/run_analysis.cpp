@@ -8,6 +8,7 @@
 #include "models/analysis/memory_headroom.h"
 #include "models/analysis/metric_data.h"
 #include "models/analysis/metric_rules.h"
+#include "models/analysis/op_efficiency.h"
 #include "models/analysis/projection_rules.h"
 #include "models/analysis/trace_data.h"
 
@@ -96,6 +97,9 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     if (!ra.steps.steps.empty()) {
         ra.ops = OpStatsAnalyzer::analyze(trace, types, ra.steps.steps.front().start, ra.steps.steps.back().end);
         OpStatsAnalyzer::addKernelDetails(ra.ops, trace, m_store, run, ra.steps.steps.front().start, ra.steps.steps.back().end);
+        OpEfficiencyAnalyzer::apply(ra.ops, trace, m_store, run, ra.steps.steps.front().start, ra.steps.steps.back().end);
+        ra.collectives = CollectiveStatsAnalyzer::analyze(trace, types, co, dc, m_store, run, ra.steps.steps.front().start,
+                                                          ra.steps.steps.back().end);
     }
 
     throwIfCancelled(cancel);
@@ -113,6 +117,8 @@ RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &optio
     MetricRules::evaluate(ra, metrics);
     MemoryHeadroom::evaluate(ra, metrics);
     ProjectionRules::evaluate(ra, trace, types);
+    OpEfficiencyAnalyzer::evaluate(ra, run.device, run.framework);
+    CollectiveStatsAnalyzer::evaluate(ra, run.device);
     CrossChecks::evaluate(ra, reader, run);
     return ra;
 }

@@ -10,6 +10,7 @@
 
 #include "models/analysis/category.h"
 #include "models/analysis/category_rules.h"
+#include "models/analysis/collective_stats.h"
 #include "models/analysis/critical_path.h"
 #include "models/analysis/first_collective.h"
 #include "models/analysis/gpu_gap_analyzer.h"
@@ -133,6 +134,7 @@ struct RunAnalysis {
     std::vector<StepCollective> firstCollective;  // per step of `steps` (first_collective.h)
     std::optional<KernelStats> kernels;            // when the steps hold kernels (expert_rules.h)
     std::optional<CriticalPath> criticalPath;      // per step of `steps`, when there are steps (critical_path.h)
+    std::vector<CollectiveStat> collectives;        // by kind, most time first (collective_stats.h)
 
     std::optional<double> gpuBusy() const { return gpuTraced ? std::optional<double>(gpuBusyPct) : std::nullopt; }
     // Why GPU figures are absent ("no GPU in this trace", ...); empty when the trace has GPU work.

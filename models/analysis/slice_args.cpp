@@ -1,6 +1,7 @@
 #include "models/analysis/slice_args.h"
 
 #include <cctype>
+#include <cstdlib>
 
 namespace stepscope::slice_args {
 
@@ -106,6 +107,93 @@ std::optional<std::vector<int64_t>> firstInputDims(std::string_view json) {
     }
     if (i >= s.size()) return std::nullopt;
     return dims;
+}
+
+namespace {
+// Reads one list of integers at s[i] ("[64, 3, 224, 224]"); i ends one past its ']'.
+std::optional<std::vector<int64_t>> readIntList(std::string_view s, size_t &i) {
+    i = skipSpace(s, i);
+    if (i >= s.size() || s[i] != '[') return std::nullopt;
+    std::vector<int64_t> out;
+    i = skipSpace(s, i + 1);
+    while (i < s.size() && s[i] != ']') {
+        const bool neg = s[i] == '-';
+        if (neg) ++i;
+        int64_t n = 0;
+        size_t digits = 0;
+        for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++digits)
+            if (digits < 18) n = n * 10 + (s[i] - '0');
+        if (digits == 0 || digits > 18) return std::nullopt;  // not an integer, or too large to be a size
+        out.push_back(neg ? -n : n);
+        i = skipSpace(s, i);
+        if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
+    }
+    if (i >= s.size()) return std::nullopt;
+    ++i;
+    return out;
+}
+} // namespace
+
+std::optional<std::vector<int64_t>> intList(std::string_view text) {
+    size_t i = 0;
+    auto v = readIntList(text, i);
+    if (!v || skipSpace(text, i) != text.size()) return std::nullopt;
+    return v;
+}
+
+std::vector<std::optional<std::vector<int64_t>>> inputDims(std::string_view json) {
+    std::vector<std::optional<std::vector<int64_t>>> out;
+    const auto v = value(json, "Input Dims");
+    if (!v) return out;
+    const std::string_view s = *v;
+    size_t i = skipSpace(s, 0);
+    if (i >= s.size() || s[i] != '[') return out;
+    i = skipSpace(s, i + 1);
+    while (i < s.size() && s[i] != ']' && out.size() < 64) {
+        size_t j = i;
+        if (auto dims = readIntList(s, j)) {
+            out.push_back(std::move(dims));
+            i = j;
+        } else {  // a list of tensors, or something else: skip the value
+            const size_t e = valueEnd(s, i);
+            if (e == std::string_view::npos) return out;
+            out.emplace_back(std::nullopt);
+            i = e;
+        }
+        i = skipSpace(s, i);
+        if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
+    }
+    return out;
+}
+
+std::vector<std::string> stringList(std::string_view json, std::string_view key) {
+    std::vector<std::string> out;
+    const auto v = value(json, key);
+    if (!v) return out;
+    const std::string_view s = *v;
+    size_t i = skipSpace(s, 0);
+    if (i >= s.size() || s[i] != '[') return out;
+    i = skipSpace(s, i + 1);
+    while (i < s.size() && s[i] != ']' && out.size() < 64) {
+        const size_t e = valueEnd(s, i);
+        if (e == std::string_view::npos) return out;
+        std::string_view item = s.substr(i, e - i);
+        if (item.size() >= 2 && item.front() == '"') item = item.substr(1, item.size() - 2);  // no escapes in these values
+        out.emplace_back(item);
+        i = skipSpace(s, e);
+        if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
+    }
+    return out;
+}
+
+std::optional<double> number(std::string_view json, std::string_view key) {
+    const auto v = value(json, key);
+    if (!v || v->empty()) return std::nullopt;
+    std::string text(v->front() == '"' && v->size() >= 2 ? v->substr(1, v->size() - 2) : *v);
+    char *end = nullptr;
+    const double d = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(d >= 0) || d > 1e30) return std::nullopt;  // also refuses NaN
+    return d;
 }
 
 } // namespace stepscope::slice_args

@@ -22,7 +22,7 @@ constexpr int64_t kUs = 1'000;
 
 class AnalysisFixture {
 public:
-    explicit AnalysisFixture(int64_t timeBaseNs = 0) {
+    explicit AnalysisFixture(int64_t timeBaseNs = 0, const std::string &device = {}) {
         m_store = std::make_unique<SessionStore>(m_dir.filePath("s.stepscope").toStdString());
         m_writer = std::make_unique<SessionWriter>(*m_store);
         m_writer->begin();
@@ -30,6 +30,7 @@ public:
         RunInfo run;
         run.name = "worker0";
         run.timeBaseNs = timeBaseNs;
+        run.device = device;
         m_run = m_writer->addRun(m_source, run);
         host = thread("python");
     }
