@@ -126,6 +126,7 @@ private:
     std::vector<TrackInfo> m_trackInfos;  // until the run row exists
     int64_t m_firstSliceId = 0;
     std::vector<int64_t> m_storeIds;  // the buffer's local string ids → the store's (write() fills it)
+    std::vector<SliceCostRow> m_costs;  // op costs found while slice rows are produced, written after them
     int64_t m_firstFlowId = 0;
     int64_t m_slicesWritten = 0;
     int64_t m_countersWritten = 0;

@@ -4,6 +4,8 @@
 // statement step, reports progress and polls cancel, also while it waits for the next batch.
 #include "importers/chrome/chrome_trace_writer.h"
 
+#include "importers/common/op_cost.h"
+
 #include <exception>
 #include <thread>
 
@@ -72,6 +74,9 @@ bool ChromeTraceWriter::writeRows() {
     producer.join();
     if (producerError)
         std::rethrow_exception(producerError);
+    for (const SliceCostRow &c : m_costs)
+        m_w.addSliceCost(c);
+    m_costs.clear();
     m_slicesWritten = int64_t(m_buf.slices().size());
     return true;
 }
@@ -117,6 +122,14 @@ bool ChromeTraceWriter::produceSliceRows(const EmitRows &emit, PendingRows &batc
                                          m_storeIds[s.catId],
                                          s.correlation};
         const std::string_view text = args.next(s.argsLen);
+        if (!text.empty() && s.nameId > 0)
+            if (auto cost = OpCostModel::costRow(m_buf.strings().text(s.nameId), text)) {
+                cost->sliceId = row[Id];
+                cost->trackId = row[Track];
+                cost->startNs = row[Start];
+                cost->nameId = row[Name];
+                m_costs.push_back(std::move(*cost));
+            }
         uint32_t nulls = 0;
         if (!s.parent)
             nulls |= 1u << Parent;

@@ -1,5 +1,7 @@
 #include "importers/xplane/xplane_line_writer.h"
 
+#include "importers/common/op_cost.h"
+
 #include "models/store/ns_range.h"
 
 #include <algorithm>
@@ -251,6 +253,14 @@ int64_t XPlaneLineWriter::writeRow(XLineKind kind, int64_t trackId, const Pendin
     if (p.argsLength)
         row.argsJson = std::string_view(m_args).substr(p.argsOffset, p.argsLength);
     const int64_t id = m_ctx.writer().addSlice(row);
+    if (!row.argsJson.empty())  // XLA's own figures ("flops", "bytes_accessed") on an op
+        if (auto cost = OpCostModel::costRow({}, row.argsJson)) {
+            cost->sliceId = id;
+            cost->trackId = trackId;
+            cost->startNs = p.start;
+            cost->nameId = p.nameId;
+            m_ctx.writer().addSliceCost(*cost);
+        }
     if (p.correlation != kNoCorrelation) {
         if (kind == XLineKind::HostThread) {
             auto [it, inserted] = m_links.hostByCorrelation.emplace(p.correlation, XPlaneLinks::Launch{id, p.dur});

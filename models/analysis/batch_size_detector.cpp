@@ -1,6 +1,6 @@
 #include "models/analysis/batch_size_detector.h"
 
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 
 #include <algorithm>
 #include <map>

@@ -4,7 +4,7 @@
 #include "models/analysis/expert_rules.h"
 #include "models/analysis/interval_set.h"
 #include "models/analysis/run_analysis.h"
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 
 #include <algorithm>
 #include <cstdio>

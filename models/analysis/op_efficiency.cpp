@@ -3,13 +3,11 @@
 #include "models/analysis/device_peaks.h"
 #include "models/analysis/expert_rules.h"
 #include "models/analysis/framework_advice.h"
-#include "models/analysis/op_cost.h"
 #include "models/analysis/run_analysis.h"
-#include "models/analysis/slice_args.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
+#include <array>
 #include <unordered_map>
 
 namespace stepscope {
@@ -18,9 +16,19 @@ namespace {
 
 uint64_t opKey(int32_t nameId, int device) { return (uint64_t(uint32_t(nameId)) << 20) | uint64_t(uint32_t(device + 1) & 0xfffffu); }
 
+// The dtypes slice_cost names, by index (0: unknown), so that per-kernel sums need no strings.
+constexpr std::array<std::string_view, 10> kDtypes{"", "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int32", "int64"};
+constexpr int kFp32 = 2, kTf32 = 3;
+int dtypeIndex(std::string_view d) {
+    for (size_t i = 1; i < kDtypes.size(); ++i)
+        if (kDtypes[i] == d) return int(i);
+    return 0;
+}
+
 struct Costed {
-    OpCost cost;
+    double flops = 0, bytes = 0;
     std::string shapes;
+    int dtype = 0;
     int64_t gpuNs = 0;  // its kernels' time (all launched inside it)
 };
 
@@ -28,11 +36,19 @@ struct Costed {
 struct Acc {
     double flops = 0, bytes = 0;
     int64_t ns = 0;
-    std::map<std::string, int64_t> dtypeNs;
-    std::map<std::string, int64_t> opNs;  // framework op -> time
-    std::string shapes;
+    std::array<int64_t, kDtypes.size()> dtypeNs{};
+    std::vector<std::pair<int32_t, int64_t>> opNs;  // framework op's name id -> time
+    const std::string *shapes = nullptr;
     double idealNs = 0;   // the time its work takes at the roof (for the parts whose dtype has a peak)
     int64_t ratedNs = 0;  // the actual time of those parts
+    void addOp(int32_t name, int64_t t) {
+        for (auto &[n, v] : opNs)
+            if (n == name) {
+                v += t;
+                return;
+            }
+        opNs.emplace_back(name, t);
+    }
 };
 
 std::string efficiencyText(const char *f, double v) {
@@ -41,82 +57,91 @@ std::string efficiencyText(const char *f, double v) {
     return b;
 }
 
-bool usesTf32(std::string_view kernel) { return kernel.find("tf32") != std::string_view::npos; }
-
 } // namespace
 
 void OpEfficiencyAnalyzer::apply(std::vector<OpStat> &ops, const TraceData &trace, const SessionStore &store, const RunRow &run,
                                  int64_t start, int64_t end) {
-    std::string ids;  // the run's names that may carry a cost
-    for (const auto &[id, text] : trace.strings)
-        if (OpCostModel::recognizes(text)) ids += (ids.empty() ? "" : ",") + std::to_string(id);
     const DevicePeak *peak = DevicePeaks::builtin().find(run.device);
+    std::array<double, kDtypes.size()> peakTflops{};
+    if (peak)
+        for (size_t d = 1; d < kDtypes.size(); ++d) peakTflops[d] = peak->peakTflops(std::string(kDtypes[d])).value_or(0);
     // The time `flops` and `bytes` take at the roof for `dtype` (-1 when the device or dtype has no peak).
-    auto idealNs = [&](double flops, double bytes, const std::string &dtype) {
-        if (!peak) return -1.0;
+    auto rate = [&](Acc &a, double flops, double bytes, int dtype, int64_t ns) {
+        if (!peak) return;
+        double ideal = -1;
         if (flops > 0) {
-            const double roof = bytes > 0 ? peak->attainableTflops(dtype, flops / bytes) : peak->peakTflops(dtype).value_or(0);
-            return roof > 0 ? flops / roof / 1e3 : -1.0;
+            const double roof = bytes > 0 ? std::min(peakTflops[size_t(dtype)], flops / bytes * peak->memGbps / 1000.0) : peakTflops[size_t(dtype)];
+            if (roof > 0) ideal = flops / roof / 1e3;
+        } else if (bytes > 0) {
+            ideal = bytes / peak->memGbps;
         }
-        return bytes > 0 ? bytes / peak->memGbps : -1.0;
+        if (ideal < 0) return;
+        a.idealNs += ideal;
+        a.ratedNs += ns;
     };
-    auto rate = [&](Acc &a, double flops, double bytes, const std::string &dtype, int64_t ns) {
-        if (const double ideal = idealNs(flops, bytes, dtype); ideal >= 0) {
-            a.idealNs += ideal;
-            a.ratedNs += ns;
-        }
-    };
-    std::unordered_map<int32_t, Costed> costed;  // slice index -> its cost
+    std::unordered_map<int32_t, Costed> costed;  // host slice index -> its cost
     std::unordered_map<uint64_t, Acc> acc;
-    if (!ids.empty()) {
-        SqliteStatement st(store.db(), "SELECT start_ns, name_id, args FROM slice WHERE track_id = ?1 AND start_ns >= ?2 AND "
-                                       "start_ns < ?3 AND args IS NOT NULL AND name_id IN (" + ids + ")");
-        for (const TraceTrack &t : trace.tracks) {
-            if (t.gpu) continue;
-            st.bind(1, t.id);
-            st.bind(2, start - run.timeBaseNs);
-            st.bind(3, end - run.timeBaseNs);
-            const auto begin = trace.slices.begin() + ptrdiff_t(t.first), last = begin + ptrdiff_t(t.count);
-            while (st.step()) {
-                const int64_t at = st.columnInt(0) + run.timeBaseNs;
-                const int32_t name = int32_t(st.columnInt(1));
-                const std::string args = st.columnText(2);
-                auto it = std::lower_bound(begin, last, at, [](const TraceSlice &s, int64_t v) { return s.start < v; });
-                for (; it != last && it->start == at; ++it) {
-                    const int32_t i = int32_t(it - trace.slices.begin());
-                    if (it->nameId != name || costed.count(i)) continue;
-                    if (auto c = OpCostModel::estimate(trace.text(name), args)) {
-                        std::string shapes = slice_args::compact(slice_args::value(args, "Input Dims").value_or(""));
-                        if (shapes.size() > 160) shapes = shapes.substr(0, 157) + "...";
-                        costed.emplace(i, Costed{*c, std::move(shapes), 0});
-                    }
-                    break;
-                }
+    const SessionReader reader(store);
+    for (const TraceTrack &t : trace.tracks) {
+        const auto begin = trace.slices.begin() + ptrdiff_t(t.first), last = begin + ptrdiff_t(t.count);
+        for (SliceCostRow &r : reader.sliceCosts(t.id, start - run.timeBaseNs, end - run.timeBaseNs)) {
+            const int64_t at = r.startNs + run.timeBaseNs;
+            auto it = std::lower_bound(begin, last, at, [](const TraceSlice &s, int64_t v) { return s.start < v; });
+            for (; it != last && it->start == at && it->nameId != int32_t(r.nameId); ++it) {}
+            if (it == last || it->start != at) continue;
+            const int32_t i = int32_t(it - trace.slices.begin());
+            const int dtype = dtypeIndex(r.dtype);
+            if (t.gpu) {  // a device op with its own figures (XLA)
+                if (it->dur() <= 0) continue;
+                Acc &a = acc[opKey(it->nameId, t.device)];
+                a.flops += r.flops;
+                a.bytes += r.bytes;
+                a.ns += it->dur();
+                a.dtypeNs[size_t(dtype)] += it->dur();
+                rate(a, r.flops, r.bytes, dtype, it->dur());
+            } else {
+                costed.emplace(i, Costed{r.flops, r.bytes, std::move(r.shapes), dtype, 0});
             }
-            st.reset();
         }
     }
-    // Kernels by correlation, and the costed ops around each launch (innermost first).
-    std::unordered_map<int64_t, std::vector<int32_t>> kernels;
-    for (size_t i = 0; i < trace.slices.size(); ++i) {
-        const TraceSlice &s = trace.slices[i];
-        if (s.gpu && s.correlation >= 0 && s.start >= start && s.start < end) kernels[s.correlation].push_back(int32_t(i));
-    }
-    // Pass 1: each costed op's GPU time (all the kernels launched inside it).
-    auto launchesWithKernels = [&](auto &&visit) {
+    if (!costed.empty()) {
+        // Kernels by correlation (a graph launch has many), and which kernel names run on TF32.
+        std::vector<std::pair<int64_t, int32_t>> kernels;
+        for (size_t i = 0; i < trace.slices.size(); ++i) {
+            const TraceSlice &s = trace.slices[i];
+            if (s.gpu && s.correlation >= 0 && s.start >= start && s.start < end) kernels.emplace_back(s.correlation, int32_t(i));
+        }
+        std::sort(kernels.begin(), kernels.end());
+        std::unordered_map<int32_t, bool> tf32;
+        auto usesTf32 = [&](int32_t name) {
+            auto [it, fresh] = tf32.emplace(name, false);
+            if (fresh) it->second = trace.text(name).find("tf32") != std::string_view::npos;
+            return it->second;
+        };
+        // The launches inside a costed op, with their kernels.
+        struct Launch {
+            int32_t slice;
+            size_t first, last;  // range in `kernels`
+        };
+        std::vector<Launch> launches;
         for (size_t i = 0; i < trace.slices.size(); ++i) {
             const TraceSlice &l = trace.slices[i];
             if (l.gpu || l.correlation < 0) continue;
-            if (const auto k = kernels.find(l.correlation); k != kernels.end()) visit(int32_t(i), k->second);
+            bool inside = false;
+            for (int32_t p = l.parent; p >= 0 && !inside; p = trace.slices[size_t(p)].parent) inside = costed.count(p) > 0;
+            if (!inside && !costed.count(int32_t(i))) continue;
+            const auto range = std::equal_range(kernels.begin(), kernels.end(), std::pair<int64_t, int32_t>{l.correlation, INT32_MIN},
+                                                [](const auto &a, const auto &b) { return a.first < b.first; });
+            if (range.first != range.second)
+                launches.push_back({int32_t(i), size_t(range.first - kernels.begin()), size_t(range.second - kernels.begin())});
         }
-    };
-    if (!costed.empty()) {
-        launchesWithKernels([&](int32_t launch, const std::vector<int32_t> &ks) {
+        // Pass 1: each costed op's GPU time (all the kernels launched inside it).
+        for (const Launch &l : launches) {
             int64_t ns = 0;
-            for (const int32_t g : ks) ns += trace.slices[size_t(g)].dur();
-            for (int32_t p = launch; p >= 0; p = trace.slices[size_t(p)].parent)
+            for (size_t k = l.first; k < l.last; ++k) ns += trace.slices[size_t(kernels[k].second)].dur();
+            for (int32_t p = l.slice; p >= 0; p = trace.slices[size_t(p)].parent)
                 if (const auto c = costed.find(p); c != costed.end()) c->second.gpuNs += ns;
-        });
+        }
         // The outermost costed op around each costed one names it (aten::conv2d, not aten::cudnn_convolution).
         auto outermost = [&](int32_t i) {
             int32_t best = i;
@@ -127,58 +152,32 @@ void OpEfficiencyAnalyzer::apply(std::vector<OpStat> &ops, const TraceData &trac
         // Pass 2: a kernel takes its share (by time) of each costed op around its launch: of the innermost
         // for the kernel's own figures, of every one for those ops' figures; its dtype is the op's, or
         // tf32 when fp32 work ran on a TF32 kernel.
-        launchesWithKernels([&](int32_t launch, const std::vector<int32_t> &ks) {
+        for (const Launch &l : launches) {
             bool innermost = true;
-            for (int32_t p = launch; p >= 0; p = trace.slices[size_t(p)].parent) {
+            for (int32_t p = l.slice; p >= 0; p = trace.slices[size_t(p)].parent) {
                 const auto c = costed.find(p);
                 if (c == costed.end() || c->second.gpuNs <= 0) continue;
-                const std::string named(trace.text(trace.slices[size_t(outermost(p))].nameId));
-                for (const int32_t g : ks) {
-                    const TraceSlice &k = trace.slices[size_t(g)];
-                    const double share = double(k.dur()) / double(c->second.gpuNs);
-                    const std::string dtype = c->second.cost.dtype == "fp32" && usesTf32(trace.text(k.nameId)) ? "tf32" : c->second.cost.dtype;
-                    auto add = [&](Acc &a, const std::string &op) {
-                        a.flops += c->second.cost.flops * share;
-                        a.bytes += c->second.cost.bytes * share;
+                const Costed &op = c->second;
+                const int32_t named = trace.slices[size_t(outermost(p))].nameId;
+                Acc &framework = acc[opKey(trace.slices[size_t(p)].nameId, -1)];
+                for (size_t kk = l.first; kk < l.last; ++kk) {
+                    const TraceSlice &k = trace.slices[size_t(kernels[kk].second)];
+                    const double share = double(k.dur()) / double(op.gpuNs);
+                    const int dtype = op.dtype == kFp32 && usesTf32(k.nameId) ? kTf32 : op.dtype;
+                    auto add = [&](Acc &a, int32_t opName) {
+                        a.flops += op.flops * share;
+                        a.bytes += op.bytes * share;
                         a.ns += k.dur();
-                        a.dtypeNs[dtype] += k.dur();
-                        a.opNs[op] += k.dur();
-                        rate(a, c->second.cost.flops * share, c->second.cost.bytes * share, dtype, k.dur());
-                        if (a.shapes.empty()) a.shapes = c->second.shapes;
+                        a.dtypeNs[size_t(dtype)] += k.dur();
+                        a.addOp(opName, k.dur());
+                        rate(a, op.flops * share, op.bytes * share, dtype, k.dur());
+                        if (!a.shapes) a.shapes = &op.shapes;
                     };
-                    add(acc[opKey(trace.slices[size_t(p)].nameId, -1)], std::string(trace.text(trace.slices[size_t(p)].nameId)));
+                    add(framework, trace.slices[size_t(p)].nameId);
                     if (innermost) add(acc[opKey(k.nameId, trace.deviceOf(k))], named);
                 }
                 innermost = false;
             }
-        });
-    }
-    // XLA ops carry their own figures (not looked for in PyTorch runs: a scan of every kernel's args).
-    if (run.framework != "pytorch") {
-        SqliteStatement st(store.db(), "SELECT start_ns, name_id, args FROM slice WHERE track_id = ?1 AND start_ns >= ?2 AND "
-                                       "start_ns < ?3 AND args LIKE '%\"flops\"%'");
-        for (const TraceTrack &t : trace.tracks) {
-            if (!t.gpu) continue;
-            st.bind(1, t.id);
-            st.bind(2, start - run.timeBaseNs);
-            st.bind(3, end - run.timeBaseNs);
-            const auto begin = trace.slices.begin() + ptrdiff_t(t.first), last = begin + ptrdiff_t(t.count);
-            while (st.step()) {
-                const int64_t at = st.columnInt(0) + run.timeBaseNs;
-                const int32_t name = int32_t(st.columnInt(1));
-                auto it = std::lower_bound(begin, last, at, [](const TraceSlice &s, int64_t v) { return s.start < v; });
-                for (; it != last && it->start == at && it->nameId != name; ++it) {}
-                if (it == last || it->start != at || it->dur() <= 0) continue;
-                const auto c = OpCostModel::estimate(trace.text(name), st.columnText(2));
-                if (!c) continue;
-                Acc &a = acc[opKey(name, t.device)];
-                a.flops += c->flops;
-                a.bytes += c->bytes;
-                a.ns += it->dur();
-                a.dtypeNs[c->dtype] += it->dur();
-                rate(a, c->flops, c->bytes, c->dtype, it->dur());
-            }
-            st.reset();
         }
     }
     for (OpStat &o : ops) {
@@ -189,10 +188,10 @@ void OpEfficiencyAnalyzer::apply(std::vector<OpStat> &ops, const TraceData &trac
         e.flops = a.flops;
         e.bytes = a.bytes;
         e.timeNs = a.ns;
-        e.shapes = a.shapes;
-        e.dtype = std::max_element(a.dtypeNs.begin(), a.dtypeNs.end(), [](const auto &x, const auto &y) { return x.second < y.second; })->first;
+        if (a.shapes) e.shapes = *a.shapes;
+        e.dtype = std::string(kDtypes[size_t(std::max_element(a.dtypeNs.begin(), a.dtypeNs.end()) - a.dtypeNs.begin())]);
         if (!a.opNs.empty())
-            e.op = std::max_element(a.opNs.begin(), a.opNs.end(), [](const auto &x, const auto &y) { return x.second < y.second; })->first;
+            e.op = std::string(trace.text(std::max_element(a.opNs.begin(), a.opNs.end(), [](const auto &x, const auto &y) { return x.second < y.second; })->first));
         if (peak) {
             e.peakGbps = peak->memGbps;
             e.peakTflops = peak->peakTflops(e.dtype);

@@ -1,7 +1,7 @@
 #pragma once
 // OpEfficiencyAnalyzer places each op's GPU work against the device's peak (issue #33, item 2; XProf's
-// and TraceLens' roofline). The FLOPs and bytes of each framework op come from its recorded shapes
-// (OpCostModel); its kernels, found through the launches nested in it (correlation ids), share the
+// and TraceLens' roofline). The FLOPs and bytes of each framework op come from its recorded shapes,
+// computed at import (importers/common/op_cost.h, the session's slice_cost); its kernels, found through the launches nested in it (correlation ids), share the
 // figures of the innermost costed op around their launch by time. A framework op's figures are its own
 // over the GPU time of all the kernels it launched. Against the run's device (DevicePeaks) and the
 // dtype that carried most of the time (fp32 work on TF32 kernels counts against the TF32 peak), each op

@@ -1,6 +1,6 @@
 #include "models/analysis/op_stats_analyzer.h"
 
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 #include "models/store/slice_self_time.h"
 
 #include <algorithm>

@@ -1,5 +1,10 @@
 #include "models/store/session_reader.h"
 
+#include "models/store/printable_text.h"
+
+#include <algorithm>
+#include <iterator>
+
 namespace stepscope {
 
 namespace {
@@ -82,6 +87,33 @@ std::vector<StepRow> SessionReader::steps(int64_t runId) const {
     st.bind(1, runId);
     std::vector<StepRow> out;
     while (st.step()) out.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2)});
+    return out;
+}
+
+std::vector<SliceCostRow> SessionReader::sliceCosts(int64_t trackId, int64_t fromNs, int64_t toNs) const {
+    SqliteStatement st(m_store.db(), "SELECT slice_id, start_ns, name_id, flops, bytes, dtype, shapes FROM slice_cost "
+                                     "WHERE track_id = ?1 AND start_ns >= ?2 AND start_ns < ?3 AND typeof(flops) IN ('real', 'integer') "
+                                     "AND typeof(bytes) IN ('real', 'integer') AND typeof(start_ns) = 'integer' ORDER BY start_ns");
+    st.bind(1, trackId);
+    st.bind(2, fromNs);
+    st.bind(3, toNs);
+    std::vector<SliceCostRow> out;
+    while (st.step()) {
+        SliceCostRow r;
+        r.sliceId = st.columnInt(0);
+        r.trackId = trackId;
+        r.startNs = st.columnInt(1);
+        r.nameId = st.columnInt(2);
+        r.flops = st.columnDouble(3);
+        r.bytes = st.columnDouble(4);
+        r.dtype = st.columnText(5);
+        r.shapes = st.columnText(6);
+        static constexpr const char *kDtypes[] = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int32", "int64"};
+        if (std::find(std::begin(kDtypes), std::end(kDtypes), r.dtype) == std::end(kDtypes)) r.dtype.clear();
+        if (!r.plausible() || r.nameId < 0 || r.nameId > INT32_MAX) continue;
+        r.shapes = printableText(r.shapes);
+        out.push_back(std::move(r));
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "models/store/ns_range.h"
 #include "models/store/session_enums.h"
 #include "models/store/session_store.h"
+#include "models/store/slice_cost.h"
 
 #include <cstdint>
 #include <optional>
@@ -78,6 +79,9 @@ public:
     std::vector<ToolVerdictRow> toolVerdicts() const;  // by file path
     std::string sourcePath(int64_t sourceId) const;    // empty when there is no such source
     int64_t sliceCount(std::optional<int64_t> runId = std::nullopt) const;
+    // The op costs of a track's slices that start in [fromNs, toNs) (relative to the run's time base),
+    // by start; implausible rows (altered sessions) are left out, dtypes other than the known ones read as "".
+    std::vector<SliceCostRow> sliceCosts(int64_t trackId, int64_t fromNs, int64_t toNs) const;
     NsRange runTimeRange(int64_t runId) const;       // absolute; invalid when the run has no slices
     std::vector<MetricSeriesRow> metricSeries() const;
     std::optional<int64_t> firstMetricTime() const;    // absolute time of the earliest metric sample

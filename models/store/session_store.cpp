@@ -30,6 +30,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {5, readResource(":/schema/005_step_source.sql")},
             {6, readResource(":/schema/006_derived_results.sql")},
             {7, readResource(":/schema/007_session_identity.sql")},
+            {8, readResource(":/schema/008_slice_cost.sql")},
         };
     }();
     return migrations;

@@ -147,6 +147,9 @@ int64_t SessionWriter::addSource(const std::string &path, const std::string &for
                 "DELETE FROM slice WHERE track_id IN (SELECT t.id FROM track t JOIN run r ON r.id = t.run_id WHERE r.source_id = ?1);"
                 );
             del.bind(1, id); del.run();
+            SqliteStatement delCost(db,
+                "DELETE FROM slice_cost WHERE track_id IN (SELECT t.id FROM track t JOIN run r ON r.id = t.run_id WHERE r.source_id = ?1)");
+            delCost.bind(1, id); delCost.run();
             SqliteStatement delC(db,
                 "DELETE FROM counter_sample WHERE track_id IN (SELECT t.id FROM track t JOIN run r ON r.id = t.run_id WHERE r.source_id = ?1)");
             delC.bind(1, id); delC.run();
@@ -232,6 +235,22 @@ int64_t SessionWriter::addSlice(const SliceRow &row) {
     if (row.argsJson.empty()) st.bindNull(9); else st.bind(9, row.argsJson);
     st.run();
     return sqlite3_last_insert_rowid(m_store.db());
+}
+
+void SessionWriter::addSliceCost(const SliceCostRow &row) {
+    if (!m_insertCost.handle())  // prepared on first use: a store built with early migrations only has no table
+        m_insertCost = SqliteStatement(m_store.db(), "INSERT OR REPLACE INTO slice_cost(slice_id, track_id, start_ns, name_id, "
+                                                     "flops, bytes, dtype, shapes) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+    auto &st = m_insertCost;
+    st.bind(1, row.sliceId);
+    st.bind(2, row.trackId);
+    st.bind(3, row.startNs);
+    st.bind(4, row.nameId);
+    st.bind(5, row.flops);
+    st.bind(6, row.bytes);
+    st.bind(7, std::string_view(row.dtype));
+    st.bind(8, std::string_view(row.shapes));
+    st.run();
 }
 
 void SessionWriter::addFlow(int64_t runId, int64_t fromSliceId, int64_t toSliceId, std::optional<int64_t> categoryId) {

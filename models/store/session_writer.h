@@ -7,6 +7,7 @@
 
 #include "models/store/bulk_row_inserter.h"
 #include "models/store/session_enums.h"
+#include "models/store/slice_cost.h"
 #include "models/store/session_store.h"
 
 #include <cstdint>
@@ -87,6 +88,7 @@ public:
     int64_t addTrack(int64_t runId, const TrackInfo &track);
     int64_t intern(std::string_view text);
     int64_t addSlice(const SliceRow &row);
+    void addSliceCost(const SliceCostRow &row);
     void addFlow(int64_t runId, int64_t fromSliceId, int64_t toSliceId, std::optional<int64_t> categoryId);
     void addCounterSample(int64_t trackId, int64_t tNs, double value);
     void addStep(int64_t runId, int64_t step, int64_t startNs, int64_t durNs);
@@ -123,7 +125,7 @@ private:
     std::optional<int64_t> m_savedCacheSize;
     std::unordered_map<std::string, int64_t> m_strings;
     SqliteStatement m_insertString, m_selectString, m_insertSlice, m_insertFlow, m_insertCounter,
-        m_insertStep, m_insertMetricSample, m_insertTrack, m_insertRun, m_insertLog;
+        m_insertStep, m_insertMetricSample, m_insertTrack, m_insertRun, m_insertLog, m_insertCost;
 };
 
 } // namespace stepscope

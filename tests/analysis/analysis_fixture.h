@@ -4,6 +4,7 @@
 // test can be computed by hand. Slices are nested per track as the importers nest them (SliceNester)
 // and written parents first when the fixture commits.
 
+#include "importers/common/op_cost.h"
 #include "importers/common/slice_nester.h"
 #include "models/analysis/category_rules.h"
 #include "models/analysis/run_analysis.h"
@@ -50,6 +51,7 @@ public:
         r.correlation = correlation;
         r.argsJson = m_args.emplace_back(args);
         m_pending[track].push_back(r);
+        m_names[track].push_back(name);
     }
     void step(int64_t n, int64_t start, int64_t end) { m_writer->addStep(m_run, n, start, end - start); }
     int64_t metric(const std::string &name, std::optional<int64_t> device, const std::vector<std::pair<int64_t, double>> &samples,
@@ -89,9 +91,18 @@ private:
                 r.depth = nester.depth(i);
                 if (nester.parent(i) != SliceNester::kNone) r.parentId = ids[size_t(nester.parent(i))];
                 ids[i] = m_writer->addSlice(r);
+                // What an importer stores beside an op whose args say what it costs.
+                if (auto cost = OpCostModel::costRow(m_names[track][i], r.argsJson)) {
+                    cost->sliceId = ids[i];
+                    cost->trackId = track;
+                    cost->startNs = r.startNs;
+                    cost->nameId = r.nameId;
+                    m_writer->addSliceCost(*cost);
+                }
             }
         }
         m_pending.clear();
+        m_names.clear();
     }
 
     QTemporaryDir m_dir;
@@ -99,6 +110,7 @@ private:
     std::unique_ptr<SessionWriter> m_writer;
     int64_t m_source = 0, m_run = 0;
     std::map<int64_t, std::vector<SliceRow>> m_pending;  // by track, until commit()
+    std::map<int64_t, std::vector<std::string>> m_names;  // their names
     std::deque<std::string> m_args;
 };
 

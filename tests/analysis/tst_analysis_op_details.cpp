@@ -3,7 +3,7 @@
 // input shapes ("Input Dims"), with their report keys — on hand-built sessions.
 
 #include "models/analysis/report_formatter.h"
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 #include "tests/analysis/analysis_fixture.h"
 
 #include <QJsonArray>

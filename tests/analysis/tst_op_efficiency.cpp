@@ -8,7 +8,8 @@
 #include "app/synth/op_shapes.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/device_peaks.h"
-#include "models/analysis/op_cost.h"
+#include "models/store/sqlite_statement.h"
+#include "importers/common/op_cost.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
@@ -211,6 +212,31 @@ private slots:
         const RunAnalysis a = s.report().runs.at(0).analysis;
         for (const Finding &f : a.findings) QVERIFY2(f.rule != "inefficient_op", f.detail.c_str());
         QVERIFY(findKernel(a, "sm90_xmma_fprop")->efficiency);
+    }
+
+    // slice_cost rows from someone else's session: NaN, negative or absurd figures are left out, an
+    // unknown dtype reads as unknown, and control characters in the shapes are made visible.
+    void alteredCostRowsAreRefused() {
+        test::AnalysisFixture f(0, "NVIDIA H100 80GB HBM3");
+        const int64_t gpu = f.stream(0, "stream 7");
+        f.slice(f.host, "ProfilerStep#1", "user_annotation", 0, 10 * test::kMs);
+        f.slice(gpu, "k", "kernel", 1 * test::kMs, 2 * test::kMs);
+        f.step(1, 0, 10 * test::kMs);
+        f.commit();
+        SessionStore &store = f.store();
+        const int64_t track = SessionReader(store).tracks(SessionReader(store).runs().front().id).back().id;
+        sqliteExec(store.db(), "INSERT INTO slice_cost VALUES (1001, " + std::to_string(track) + ", 1000000, 1, 'nan', 5, 'fp32', ''),"
+                               "(1002, " + std::to_string(track) + ", 1000001, 1, -5, 5, 'fp32', ''),"
+                               "(1003, " + std::to_string(track) + ", 1000002, 1, 1e300, 5, 'fp32', ''),"
+                               "(1004, " + std::to_string(track) + ", 1000003, 1, 5, 5, 'fp99', 'a' || char(7) || 'b'),"
+                               "(1005, " + std::to_string(track) + ", 1000004, 1, 0, 0, 'fp32', '')");
+        const std::vector<SliceCostRow> rows = SessionReader(store).sliceCosts(track, 0, 10 * test::kMs);
+        QCOMPARE(rows.size(), size_t(1));
+        QCOMPARE(rows[0].sliceId, int64_t(1004));
+        QVERIFY(rows[0].dtype.empty());
+        QVERIFY(rows[0].shapes.find('\a') == std::string::npos);
+        const RunAnalysis a = f.analyze();  // and the analysis of it does not trip
+        QVERIFY(!a.steps.steps.empty());
     }
 
     void unknownDeviceHasNoPeaks() {

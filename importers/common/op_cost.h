@@ -13,7 +13,10 @@
 //   elementwise and normalisation ops (add, mul, relu, gelu, layer/batch/group norm, softmax, ...):
 //     no FLOPs counted, bytes = every tensor input plus one output the size of the largest.
 // The dtype is the first tensor input's. Every dimension is range-checked; an op whose shapes are
-// absent, negative or absurd has no cost (nullopt), never an invented one.
+// absent, negative or absurd has no cost (nullopt), never an invented one. Importers call it while
+// they write slices (costRow), so the analysis reads the costs from the session's slice_cost table.
+
+#include "models/store/slice_cost.h"
 
 #include <optional>
 #include <string>
@@ -38,6 +41,10 @@ public:
     // The short dtype for a PyTorch "Input type" ("c10::BFloat16" -> bf16, "float" -> fp32); empty if unknown.
     static std::string dtypeOf(std::string_view torchType);
     static double bytesPerElement(std::string_view dtype);  // 0 when unknown
+    // What an importer stores for a slice about to be written (slice_cost; the caller fills in the
+    // slice's id, track, start and name): its cost and its compact input shapes, when its args say
+    // what it costs. Quick for the many args that hold neither "Input Dims" nor "flops".
+    static std::optional<SliceCostRow> costRow(std::string_view name, std::string_view argsJson);
 };
 
 } // namespace stepscope

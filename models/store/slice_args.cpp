@@ -1,4 +1,4 @@
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,6 +1,6 @@
-#include "models/analysis/op_cost.h"
+#include "importers/common/op_cost.h"
 
-#include "models/analysis/slice_args.h"
+#include "models/store/slice_args.h"
 
 #include <algorithm>
 #include <array>
@@ -147,6 +147,22 @@ double OpCostModel::bytesPerElement(std::string_view d) {
     if (d == "bf16" || d == "fp16") return 2;
     if (d == "fp8" || d == "int8") return 1;
     return 0;
+}
+
+std::optional<SliceCostRow> OpCostModel::costRow(std::string_view name, std::string_view json) {
+    if (json.find("Input Dims") == std::string_view::npos && json.find("\"flops\"") == std::string_view::npos &&
+        json.find("\"bytes_accessed\"") == std::string_view::npos)
+        return std::nullopt;
+    const auto cost = estimate(name, json);
+    if (!cost) return std::nullopt;
+    SliceCostRow row;
+    row.flops = cost->flops;
+    row.bytes = cost->bytes;
+    row.dtype = cost->dtype;
+    row.shapes = slice_args::compact(slice_args::value(json, "Input Dims").value_or(""));
+    if (row.shapes.size() > SliceCostRow::kMaxShapesLength) row.shapes = row.shapes.substr(0, SliceCostRow::kMaxShapesLength - 3) + "...";
+    if (!row.plausible()) return std::nullopt;
+    return row;
 }
 
 bool OpCostModel::recognizes(std::string_view name) {
