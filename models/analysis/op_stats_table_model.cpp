@@ -65,6 +65,10 @@ QVariant OpStatsTableModel::data(const QModelIndex &index, int role) const {
     case Max: sortValue = ms(double(o->maxNs)); break;
     case TotalPct: sortValue = 100.0 * double(o->totalNs) / sideTotal; break;
     case SelfPct: sortValue = 100.0 * double(o->selfNs) / sideTotal; break;
+    case Tflops: if (o->efficiency && o->efficiency->flops > 0) sortValue = o->efficiency->achievedTflops(); break;
+    case Gbps: if (o->efficiency && o->efficiency->bytes > 0) sortValue = o->efficiency->achievedGbps(); break;
+    case PeakPct: if (o->efficiency && o->efficiency->pctOfPeak) sortValue = *o->efficiency->pctOfPeak; break;
+    case Bound: if (o->efficiency) sortValue = QString::fromStdString(o->efficiency->bound); break;
     case Grid: sortValue = kernelText(o->kernel.grid); break;
     case Block: sortValue = kernelText(o->kernel.block); break;
     case Registers: sortValue = kernelNumber(o->kernel.registers); break;
@@ -73,20 +77,36 @@ QVariant OpStatsTableModel::data(const QModelIndex &index, int role) const {
     if (role == SortRole && (index.column() == Registers || index.column() == SharedMemory) &&
         sortValue.typeId() == QMetaType::QString)  // "varies" after every number, "" before
         return sortValue.toString().isEmpty() ? qlonglong(-1) : std::numeric_limits<qlonglong>::max();
+    if (role == SortRole && index.column() >= Tflops && index.column() <= PeakPct && !sortValue.isValid()) return -1.0;  // unknown first
     if (role == SortRole) return sortValue;
     if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(o->name);
+    if (role == Qt::ToolTipRole && index.column() >= Tflops && index.column() <= Bound && o->efficiency) {
+        const OpEfficiency &e = *o->efficiency;
+        QString tip = tr("%1 %2\n%3 GFLOP, %4 MB in %5 ms (%6 FLOP/byte)")
+                          .arg(QString::fromStdString(e.op), QString::fromStdString(e.shapes))
+                          .arg(e.flops / 1e9, 0, 'f', 1).arg(e.bytes / 1e6, 0, 'f', 1).arg(double(e.timeNs) / 1e6, 0, 'f', 3)
+                          .arg(e.intensity(), 0, 'f', 1);
+        if (e.peakTflops) tip += tr("\npeak %1 TFLOPS (%2)").arg(*e.peakTflops, 0, 'f', 1).arg(QString::fromStdString(e.dtype));
+        if (e.peakGbps) tip += tr(", %1 GB/s").arg(*e.peakGbps, 0, 'f', 0);
+        if (!e.pctOfPeak) tip += tr("\nno peak is known for this device or dtype");
+        return tip;
+    }
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Count && index.column() != Grid && index.column() != Block ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return index.column() >= Count && index.column() != Grid && index.column() != Block && index.column() != Bound
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     if (index.column() >= Total && index.column() <= Max) return QString::number(sortValue.toDouble(), 'f', 3);
     if (index.column() == TotalPct || index.column() == SelfPct) return QString::number(sortValue.toDouble(), 'f', 1);
+    if (index.column() == Tflops || index.column() == PeakPct)
+        return sortValue.isValid() ? QVariant(QString::number(sortValue.toDouble(), 'f', 1)) : QVariant();
+    if (index.column() == Gbps) return sortValue.isValid() ? QVariant(QString::number(sortValue.toDouble(), 'f', 0)) : QVariant();
     return sortValue;
 }
 
 QVariant OpStatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char *names[] = {"Name", "Side", "Device", "Count", "Total (ms)", "Self (ms)", "Mean (ms)",
-                                  "Min (ms)", "Max (ms)", "Total %", "Self %", "Grid", "Block",
+                                  "Min (ms)", "Max (ms)", "Total %", "Self %", "TFLOPS", "GB/s", "% of peak", "Bound", "Grid", "Block",
                                   "Registers", "Shared mem (B)"};
     return tr(names[section]);
 }

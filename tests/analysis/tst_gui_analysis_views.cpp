@@ -69,6 +69,7 @@ private slots:
         QCPBars *outline = nullptr;
         for (int i = 0; i < view.plot()->plottableCount(); ++i)
             if (auto *bars = qobject_cast<QCPBars *>(view.plot()->plottable(i))) {
+                if (bars->data()->isEmpty()) continue;  // "not on the path": the critical path is not shown
                 if (bars->brush().style() == Qt::NoBrush) outline = bars;
                 else sum += bars->data()->at(9)->value;
             }

@@ -5,6 +5,7 @@
 #include "models/analysis/range_op_stats.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/analysis/name_column.h"
+#include "views/analysis/roofline_plot.h"
 #include "views/analysis/stats_table.h"
 
 #include <QCheckBox>
@@ -15,6 +16,7 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -27,10 +29,12 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
       m_runBox(new QComboBox(this)), m_sideBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new StatsTableProxy([](int c) {
           return c == OpStatsTableModel::Name || c == OpStatsTableModel::Side || c == OpStatsTableModel::Device ||
-                 c == OpStatsTableModel::Grid || c == OpStatsTableModel::Block;
+                 c == OpStatsTableModel::Grid || c == OpStatsTableModel::Block || c == OpStatsTableModel::Bound;
       }, this)),
       m_rangeOnly(new QCheckBox(tr("Visible range only"), this)), m_scope(new QLabel(this)),
-      m_rangeStats(new RangeOpStats(this)), m_rangeTimer(new QTimer(this)) {
+      m_rangeStats(new RangeOpStats(this)), m_rangeTimer(new QTimer(this)),
+      m_showRoofline(new QCheckBox(tr("Roofline"), this)), m_rooflinePane(new QWidget(this)), m_rooflineNote(new QLabel(m_rooflinePane)),
+      m_roofline(new RooflinePlot(m_rooflinePane)) {
     m_sideBox->addItems({tr("GPU ops"), tr("Host ops"), tr("All")});
     m_filter->setPlaceholderText(tr("Filter by name"));
     m_filter->setClearButtonEnabled(true);
@@ -40,6 +44,9 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     top->addWidget(m_sideBox);
     top->addWidget(m_filter, 2);
     top->addWidget(m_rangeOnly);
+    top->addWidget(m_showRoofline);
+    m_showRoofline->setToolTip(tr("Each GPU op against the device's peak: arithmetic intensity against achieved TFLOPS "
+                                  "(needs recorded shapes and a known GPU)"));
     m_rangeOnly->setToolTip(tr("Statistics of the events that start in the time range every view shows, "
                                "updated as you zoom and pan"));
     m_rangeOnly->setChecked(QSettings().value(QStringLiteral("opStats/visibleRangeOnly"), false).toBool());
@@ -50,7 +57,26 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_scope);
-    layout->addWidget(m_table, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("opStatsSplit"));
+    split->addWidget(m_table);
+    auto *paneLayout = new QVBoxLayout(m_rooflinePane);
+    paneLayout->setContentsMargins(0, 2, 0, 0);
+    m_rooflineNote->setWordWrap(true);
+    m_rooflineNote->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    paneLayout->addWidget(m_rooflineNote);
+    paneLayout->addWidget(m_roofline, 1);
+    split->addWidget(m_rooflinePane);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    m_showRoofline->setChecked(QSettings().value(QStringLiteral("opStats/roofline"), false).toBool());
+    m_rooflinePane->setVisible(m_showRoofline->isChecked());
+    connect(m_showRoofline, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("opStats/roofline"), on);
+        m_rooflinePane->setVisible(on);
+    });
+    connect(m_roofline, &RooflinePlot::opClicked, this, &OpStatsView::opSelected);
 
     m_nameColumn = setUpStatsTable(m_table, m_proxy, m_model, OpStatsTableModel::SortRole, OpStatsTableModel::Name);
     m_table->sortByColumn(OpStatsTableModel::Total, Qt::DescendingOrder);
@@ -84,6 +110,8 @@ OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidg
 }
 
 void OpStatsView::setFilterText(const QString &text) { m_filter->setText(text); }
+void OpStatsView::setRooflineShown(bool on) { m_showRoofline->setChecked(on); }
+bool OpStatsView::rooflineShown() const { return m_showRoofline->isChecked(); }
 void OpStatsView::setSide(int index) { m_sideBox->setCurrentIndex(index); }
 
 void OpStatsView::reloadRuns() {
@@ -106,6 +134,8 @@ void OpStatsView::reload() {
     if (!a) {
         m_rangeStats->forgetEvents();
         m_model->setOps({});
+        m_roofline->setOps({});
+        m_rooflineNote->setText(m_roofline->note());
         updateScope();
         return;
     }
@@ -131,14 +161,16 @@ void OpStatsView::showRangeStats() {
 }
 
 void OpStatsView::showUsedColumns() {
-    // Kernel details (grid, block, registers, shared memory) are recorded by some profilers only:
-    // empty columns give their width to the names.
-    for (int c = OpStatsTableModel::Grid; c <= OpStatsTableModel::SharedMemory; ++c) {
+    // Efficiency (recorded shapes on a known device) and kernel details (grid, block, registers, shared
+    // memory) are recorded by some profilers only: empty columns give their width to the names.
+    for (int c = OpStatsTableModel::Tflops; c <= OpStatsTableModel::SharedMemory; ++c) {
         bool any = false;
         for (int r = 0; r < m_model->rowCount() && !any; ++r) any = !m_model->index(r, c).data().toString().isEmpty();
         m_table->setColumnHidden(c, !any);
     }
     m_nameColumn->fit();
+    m_roofline->setOps(m_model->ops());
+    m_rooflineNote->setText(m_roofline->note());
 }
 
 void OpStatsView::updateScope() {

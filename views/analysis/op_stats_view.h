@@ -2,8 +2,10 @@
 // OpStatsView: the op statistics table of a run — sortable columns (count, total, self, mean, min, max,
 // % of the side's time), a filter box on the name, a host/device/all toggle — over the run's analysed
 // steps, or, with "Visible range only" (remembered), over the events starting in the range every view
-// shows, recomputed in the background as the user zooms and pans. Selecting an op emits
-// opSelected(name) so the window can highlight its occurrences in the timeline. Created by MainWindow.
+// shows, recomputed in the background as the user zooms and pans. "Roofline" (remembered) shows the
+// ops against the device's peak under the table (RooflinePlot). Selecting an op, in the table or on
+// the chart, emits opSelected(name) so the window can highlight its occurrences in the timeline.
+// Created by MainWindow.
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
@@ -25,6 +27,7 @@ class AnalysisModel;
 class NameColumn;
 class OpStatsTableModel;
 class RangeOpStats;
+class RooflinePlot;
 
 class OpStatsView : public QWidget {
     Q_OBJECT
@@ -40,6 +43,9 @@ public:
     bool visibleRangeOnly() const;
     RangeOpStats *rangeStats() const { return m_rangeStats; }
     NameColumn *nameColumn() const { return m_nameColumn; }
+    RooflinePlot *roofline() const { return m_roofline; }
+    void setRooflineShown(bool on);
+    bool rooflineShown() const;
 
 signals:
     void opSelected(const QString &name, int device);  // device -1: host
@@ -64,6 +70,10 @@ private:
     RangeOpStats *m_rangeStats;
     QTimer *m_rangeTimer;
     NameColumn *m_nameColumn = nullptr;
+    QCheckBox *m_showRoofline;
+    QWidget *m_rooflinePane;
+    QLabel *m_rooflineNote;
+    RooflinePlot *m_roofline;
 };
 
 } // namespace stepscope

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QSettings>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -17,12 +18,26 @@
 
 namespace stepscope {
 
+namespace {
+// A step's time on its critical path in one category (0 when the category has no type).
+int64_t pathNs(const RunAnalysis &a, const StepCriticalPath &p, Category c) {
+    const int t = a.categoryType[size_t(c)];
+    return t >= 0 && size_t(t) < p.perTypeNs.size() ? p.perTypeNs[size_t(t)] : 0;
+}
+} // namespace
+
 StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
-      m_runBox(new QComboBox(this)), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)) {
+      m_runBox(new QComboBox(this)), m_showBox(new QComboBox(this)), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)) {
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_runBox, 1);
+    m_showBox->addItems({tr("Breakdown"), tr("Critical path")});
+    m_showBox->setObjectName(QStringLiteral("stepShow"));
+    m_showBox->setToolTip(tr("Breakdown: where each step's time went. Critical path: the chain of dependent work that set "
+                             "each step's time, by category (hatched: the rest of the step, waiting or untraced)"));
+    m_showBox->setCurrentIndex(QSettings().value(QStringLiteral("steps/criticalPath"), false).toBool() ? 1 : 0);
+    top->addWidget(m_showBox);
     m_summary->setWordWrap(true);  // a long verdict wraps instead of widening the dock
     top->addWidget(m_summary, 3);
     auto *layout = new QVBoxLayout(this);
@@ -61,6 +76,13 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
         below = bars;
         m_bars.push_back(bars);
     }
+    m_offPath = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_offPath->setName(tr("not on the path"));
+    m_offPath->setPen(Qt::NoPen);
+    m_offPath->setBrush(QBrush(QColor(0x9e, 0x9e, 0x9e), Qt::BDiagPattern));
+    m_offPath->setWidth(0.8);
+    m_offPath->setStackingGap(0);
+    m_offPath->moveAbove(below);
     // What the steps would take with the bottleneck fixed (RunAnalysis::projection): an outline over
     // each bar, so the gain per step is read off the same axis.
     m_projected = new QCPBars(m_plot->xAxis, m_plot->yAxis);
@@ -78,6 +100,10 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
 
     connect(m_analysis, &AnalysisModel::changed, this, &StepTimeView::reloadRuns);
     connect(m_runBox, &QComboBox::currentIndexChanged, this, &StepTimeView::reload);
+    connect(m_showBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        QSettings().setValue(QStringLiteral("steps/criticalPath"), i == 1);
+        reload();
+    });
     connect(m_time, &TimeRangeController::rangeChanged, this, &StepTimeView::applyRange);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
         if (e->button() != Qt::LeftButton) return;  // right button: the annotation menu
@@ -127,8 +153,12 @@ QString StepTimeView::stepSummary(double x) const {
     if (k < 0) return {};
     const auto &s = m_current->steps.steps[size_t(k)];
     QString text = tr("<b>step %1</b>: %2 ms").arg(s.step).arg(double(s.dur()) / 1e6, 0, 'f', 2);
+    const StepCriticalPath *path = m_current->criticalPath && size_t(k) < m_current->criticalPath->steps.size()
+                                       ? &m_current->criticalPath->steps[size_t(k)] : nullptr;
+    if (path) text += tr(" · critical path %1 ms").arg(double(path->lengthNs) / 1e6, 0, 'f', 2);
+    if (path && showsCriticalPath()) text += tr("<br><i>on the critical path:</i>");
     for (int c = 0; c < kCategoryCount; ++c) {
-        const int64_t ns = m_current->categoryNs(size_t(k), Category(c));
+        const int64_t ns = path && showsCriticalPath() ? pathNs(*m_current, *path, Category(c)) : m_current->categoryNs(size_t(k), Category(c));
         if (ns <= 0) continue;
         text += QStringLiteral("<br><span style='color:%1'>&#9632;</span> %2: %3 ms (%4%)")
                     .arg(categoryColor(Category(c)).name(), m_bars[size_t(c)]->name())
@@ -174,7 +204,9 @@ void StepTimeView::reload() {
     m_current = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     QVector<double> keys;
     std::vector<QVector<double>> values(kCategoryCount);
-    QVector<double> outKeys, outValues, projected;
+    QVector<double> outKeys, outValues, projected, offPath;
+    const bool path = showsCriticalPath() && m_current && m_current->criticalPath &&
+                      m_current->criticalPath->steps.size() == m_current->steps.steps.size();
     double maxMs = 1;
     // In a job, a waiting rank's verdict is a symptom: what fixing the straggler is worth leads.
     const JobRankNote job = m_current ? m_analysis->jobNote(m_runBox->currentData().toLongLong()) : JobRankNote{};
@@ -189,10 +221,16 @@ void StepTimeView::reload() {
             const auto &s = m_current->steps.steps[k];
             if (m_onlyRange && anyInView && !halfInView(s, m_time->range())) continue;
             keys.push_back(double(s.step));
-            for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
+            if (path) {
+                const StepCriticalPath &p = m_current->criticalPath->steps[k];
+                for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(pathNs(*m_current, p, Category(c))) / 1e6);
+                offPath.push_back(double(std::max<int64_t>(0, s.dur() - p.lengthNs)) / 1e6);
+            } else {
+                for (int c = 0; c < kCategoryCount; ++c) values[size_t(c)].push_back(double(m_current->categoryNs(k, Category(c))) / 1e6);
+            }
             maxMs = std::max(maxMs, double(s.dur()) / 1e6);
         }
-        if (const auto &p = projection; p && p->perStepNs.size() == m_current->steps.steps.size())
+        if (const auto &p = projection; !path && p && p->perStepNs.size() == m_current->steps.steps.size())
             for (size_t k = 0; k < p->perStepNs.size(); ++k)
                 if (!m_onlyRange || !anyInView || halfInView(m_current->steps.steps[k], m_time->range()))
                     projected.push_back(double(p->perStepNs[k]) / 1e6);
@@ -212,6 +250,9 @@ void StepTimeView::reload() {
                         .arg(p->currentStepTimeMs, 0, 'f', 1)
                         .arg(p->stepTimeMs, 0, 'f', 1)
                         .arg(p->speedup, 0, 'f', 2);
+        if (path) line += tr(" · critical path %1 ms per step (%2 % of the step)")
+                              .arg(m_current->criticalPath->meanLengthMs(), 0, 'f', 2)
+                              .arg(100.0 * double(m_current->criticalPath->totalLengthNs) / double(std::max<int64_t>(1, m_current->steps.totalNs())), 0, 'f', 0);
         if (!m_current->steps.hasSteps()) line += tr(" · no step markers: whole trace as one step");
         if (m_current->steps.source == StepSource::TfTrainFunction)
             line += tr(" · steps: executions of the TensorFlow training function");
@@ -230,6 +271,9 @@ void StepTimeView::reload() {
         if (any) m_bars[size_t(c)]->addToLegend();
         else m_bars[size_t(c)]->removeFromLegend();
     }
+    m_offPath->setData(keys, offPath);
+    if (offPath.isEmpty()) m_offPath->removeFromLegend();
+    else m_offPath->addToLegend();
     if (projected.isEmpty()) {
         m_projected->data()->clear();
         m_projected->removeFromLegend();
@@ -274,6 +318,9 @@ void StepTimeView::applyRange(NsRange range) {
     else m_inRange->addToLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void StepTimeView::setShowCriticalPath(bool on) { m_showBox->setCurrentIndex(on ? 1 : 0); }
+bool StepTimeView::showsCriticalPath() const { return m_showBox->currentIndex() == 1; }
 
 void StepTimeView::showRun(qint64 runId) {
     if (const int i = m_runBox->findData(runId); i >= 0) m_runBox->setCurrentIndex(i);

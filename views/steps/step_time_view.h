@@ -2,7 +2,10 @@
 // StepTimeView: one stacked bar per training step for the chosen run, one colour per step-time
 // category (DESIGN.md's 12, from the shared AnalysisModel), a legend, outlier steps marked with a
 // triangle, a tooltip with the step's breakdown, and steps inside the shared visible range outlined;
-// clicking a bar zooms every view to that step (TimeRangeController). Created by MainWindow.
+// clicking a bar zooms every view to that step (TimeRangeController). "Show: Critical path"
+// (remembered) stacks each step's critical path by category instead (CriticalPathAnalyzer), the rest
+// of the step (waiting, untraced) hatched above it, so path and breakdown can be set side by side.
+// Created by MainWindow.
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
@@ -38,6 +41,9 @@ public:
     void setShowOnlyRange(bool on);
     // Shows run `runId` (a rank picked in the Job view); nothing when the session has no such run.
     void showRun(qint64 runId);
+    // false: the breakdown per step; true: the critical path per step.
+    void setShowCriticalPath(bool on);
+    bool showsCriticalPath() const;
 
 private:
     void reloadRuns();
@@ -51,10 +57,12 @@ private:
     TimeRangeController *m_time;
     AnalysisModel *m_analysis;
     QComboBox *m_runBox;
+    QComboBox *m_showBox;  // breakdown or critical path
     QLabel *m_summary;
     QCustomPlot *m_plot;
     std::vector<QCPBars *> m_bars;  // per category, stacked
     QCPBars *m_projected = nullptr;  // outline: each step with the bottleneck fixed
+    QCPBars *m_offPath = nullptr;    // critical path shown: the part of each step not on it
     QCPGraph *m_outliers = nullptr;
     QCPGraph *m_inRange = nullptr;
     const RunAnalysis *m_current = nullptr;

@@ -44,6 +44,7 @@ std::vector<KeyboardShortcuts::Row> KeyboardShortcuts::timelineRows() {
         {"click a step number", "zoom to that step"},
         {"R", "align the ranks at the step under the mouse; again: recorded times"},
         {"Enter / Shift + Enter in the search box", "next / previous hit"},
+        {"Ctrl + Shift + P", "mark each step's critical path on the tracks (the \"Critical path\" button)"},
         {"drag a track's name", "reorder tracks in its group"},
         {"Alt + ↑ / Alt + ↓", "move the selected slice's track up / down"},
         {"right-click a track's name", "hide, move, or show all tracks"},

@@ -78,6 +78,7 @@ void TimelinePainter::paint(QPainter &p, const TimelineFrame &f, std::vector<Tim
     if (f.showFlows) paintFlows(p, f, exact * 6 <= dataRect(f.size, f.labelWidth).width(), drawn);
     if (arrows) *arrows = std::move(drawn);
     paintSearchHits(p, f);
+    paintCriticalPath(p, f);
     paintLabels(p, f);
     paintRuler(p, f);
     paintSteps(p, f);
@@ -303,6 +304,34 @@ void TimelinePainter::paintSearchHits(QPainter &p, const TimelineFrame &f) {
     p.setPen(QPen(QColor::fromRgb(kSearchHitRgb), 2));
     p.setBrush(Qt::NoBrush);
     p.drawRects(rects);
+    p.restore();
+}
+
+void TimelinePainter::paintCriticalPath(QPainter &p, const TimelineFrame &f) {
+    if (!f.criticalPath || f.criticalPath->empty()) return;
+    const QRect data = dataRect(f.size, f.labelWidth);
+    const XMap m = xmap(f);
+    constexpr int kMaxBands = 8000;  // bounded per frame, like the search outlines
+    constexpr double kBand = 4;
+    int drawn = 0;
+    p.save();
+    p.setClipRect(data);
+    const auto &tracks = f.model->tracks();
+    for (const CriticalPathMark &mark : *f.criticalPath) {
+        if (mark.end < f.range.start || mark.start > f.range.end) continue;
+        if (mark.track < 0 || mark.track >= int(tracks.size()) || drawn >= kMaxBands) continue;
+        const TimelineRow *row = f.layout->trackRow(mark.track);
+        if (!row) continue;  // hidden or collapsed
+        const double bottom = screenY(f, row->y + row->height) - 1;
+        if (bottom < data.top() || bottom - row->height > data.bottom()) continue;
+        double x0 = std::max(data.left() - 2.0, m.x(mark.start)), x1 = std::min(data.right() + 2.0, m.x(mark.end));
+        if (x1 - x0 < 2) x1 = x0 + 2;
+        const QColor c = QColor::fromRgb(mark.rgb);
+        p.fillRect(QRectF(x0, screenY(f, row->y), x1 - x0, row->height), QColor(c.red(), c.green(), c.blue(), 28));
+        p.fillRect(QRectF(x0, bottom - kBand, x1 - x0, kBand), c);
+        p.fillRect(QRectF(x0, bottom - kBand - 1, x1 - x0, 1), QColor(20, 20, 20));
+        ++drawn;
+    }
     p.restore();
 }
 

@@ -24,6 +24,14 @@ struct TimelineHit {
     TimelineItem item;
 };
 
+// One stretch of a step's critical path on a track (CriticalPathAnalyzer), drawn as a band along the
+// bottom of the track's row in its category's colour.
+struct CriticalPathMark {
+    int track = -1;  // index into model->tracks()
+    int64_t start = 0, end = 0;
+    QRgb rgb = 0;
+};
+
 struct TimelineFrame {
     TimelineModel *model = nullptr;
     const TimelineLayout *layout = nullptr;
@@ -43,6 +51,7 @@ struct TimelineFrame {
     const std::vector<TimelineFlow> *selectedFlows = nullptr;  // the selected slice's flows: always drawn
     const std::vector<TimelineSearchModel::Hit> *searchHits = nullptr;  // by start; outlined in view
     int64_t longestSearchHit = 0;
+    const std::vector<CriticalPathMark> *criticalPath = nullptr;  // by start; drawn when set
 };
 
 class TimelinePainter {
@@ -73,6 +82,7 @@ private:
                            std::vector<TimelineHit> &hits);
     static void paintFlows(QPainter &p, const TimelineFrame &f, bool visiblePairs, std::vector<TimelineFlow> &drawn);
     static void paintSearchHits(QPainter &p, const TimelineFrame &f);
+    static void paintCriticalPath(QPainter &p, const TimelineFrame &f);
     static void paintLabels(QPainter &p, const TimelineFrame &f);
     static void paintCompactLabel(QPainter &p, const TimelineFrame &f, const TimelineRow &row, int y);
     static void paintRuler(QPainter &p, const TimelineFrame &f);

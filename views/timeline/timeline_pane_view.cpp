@@ -1,6 +1,8 @@
 #include "views/timeline/timeline_pane_view.h"
 
+#include "models/analysis/analysis_model.h"
 #include "models/store/session_reader.h"
+#include "views/timeline/critical_path_marks.h"
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +13,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -21,7 +24,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     : QWidget(parent), m_session(session), m_timeline(new TimelineView(session, time, this)),
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
       m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_align(new QToolButton(this)),
-      m_flows(new QToolButton(this)) {
+      m_flows(new QToolButton(this)), m_path(new QToolButton(this)) {
     setObjectName(QStringLiteral("timelinePane"));
     m_timeline->setSearch(m_search);  // every hit in view is outlined
     auto *bar = new QHBoxLayout;
@@ -60,6 +63,14 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     m_flows->setChecked(m_timeline->flowsVisible());
     m_flows->setToolTip(tr("Show launch → kernel arrows (drawn when zoomed in)"));
     bar->addWidget(m_flows);
+    m_path->setText(tr("Critical path"));
+    m_path->setObjectName(QStringLiteral("criticalPath"));
+    m_path->setCheckable(true);
+    m_path->setChecked(QSettings().value(QStringLiteral("timeline/criticalPath"), false).toBool());
+    m_path->setToolTip(tr("Mark each step's critical path — the chain of dependent work that sets the step's time — "
+                          "along the tracks it runs on, in its categories' colours (Ctrl+Shift+P)"));
+    m_path->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    bar->addWidget(m_path);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -90,6 +101,12 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(go, &QToolButton::clicked, this, [goToStep] { goToStep(true); });
     connect(m_stepBox, &QSpinBox::editingFinished, this, [this, goToStep] { goToStep(m_stepBox->hasFocus()); });
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
+    connect(m_path, &QToolButton::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("timeline/criticalPath"), on);
+        updateCriticalPath();
+    });
+    if (m_session) connect(AnalysisModel::of(m_session), &AnalysisModel::changed, this, &TimelinePaneView::updateCriticalPath);
+    connect(m_timeline->model(), &TimelineModel::modelReset, this, &TimelinePaneView::updateCriticalPath);
     connect(m_align, &QToolButton::clicked, this, [this](bool on) {
         // The box's step, else the one in the middle of the view.
         const NsRange r = m_timeline->timeController()->range();
@@ -109,11 +126,20 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     };
     connect(m_timeline->model(), &TimelineModel::modelReset, this, showAlign);
     showAlign();
+    updateCriticalPath();
     auto *find = new QAction(tr("Search slices across the whole session"), this);
     find->setShortcut(QKeySequence::Find);
     find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QAction::triggered, this, [this] { m_searchField->setFocus(); m_searchField->selectAll(); });
     addAction(find);
+}
+
+void TimelinePaneView::setCriticalPathShown(bool on) { m_path->setChecked(on); }
+bool TimelinePaneView::criticalPathShown() const { return m_path->isChecked(); }
+
+void TimelinePaneView::updateCriticalPath() {
+    m_timeline->setCriticalPath(m_path->isChecked() && m_session ? criticalPathMarks(*AnalysisModel::of(m_session), *m_timeline->model())
+                                                                 : std::vector<CriticalPathMark>{});
 }
 
 void TimelinePaneView::runSearch(bool backwards) {

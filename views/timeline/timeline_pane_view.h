@@ -1,8 +1,8 @@
 #pragma once
 // TimelinePaneView is what MainWindow puts in its centre: a slim tool bar (search over the whole
 // session with previous/next and a hit counter, "go to step", "align ranks" at that step (sessions
-// of several runs), the flow-arrow toggle) above the
-// TimelineView. It owns the TimelineSearchModel and turns its current hit into a slice selection.
+// of several runs), the flow-arrow toggle, the critical-path toggle (remembered; each step's path as
+// bands in its categories' colours, critical_path_marks.h)) above the TimelineView. It owns the TimelineSearchModel and turns its current hit into a slice selection.
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
@@ -36,11 +36,14 @@ public:
     // The "go to step" box for a new session: the step the ranks are aligned at, else the session's
     // first step (MainWindow, when a session opens).
     void resetStepBox();
+    void setCriticalPathShown(bool on);
+    bool criticalPathShown() const;
 
 private:
     void runSearch(bool backwards);
     void showNearestHit();  // the hit on screen, else the nearest one
     void updateHitLabel();
+    void updateCriticalPath();
 
     SessionModel *m_session;
     TimelineView *m_timeline;
@@ -50,6 +53,7 @@ private:
     QSpinBox *m_stepBox;
     QToolButton *m_align;  // ranks aligned at the box's step; shown for sessions of several runs
     QToolButton *m_flows;
+    QToolButton *m_path;
 };
 
 } // namespace stepscope

@@ -270,11 +270,17 @@ void TimelineView::paintEvent(QPaintEvent *) {
         f.longestSearchHit = m_search->longestHit();
     }
     f.selectedFlows = &m_selectedFlows;
+    if (!m_criticalPath.empty()) f.criticalPath = &m_criticalPath;
     TimelinePainter::paint(p, f, m_hits, &m_arrows);
     m_annotations->paint(p, TimelinePainter::dataRect(size(), labelWidth()), [this](int64_t t) { return xOf(t); });
     // Reads cut short by the frame budget continue in the next frame; windows read in the
     // background call for their own frame (detailLoaded).
     if (m_model->budgetExhausted()) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
+}
+
+void TimelineView::setCriticalPath(std::vector<CriticalPathMark> marks) {
+    m_criticalPath = std::move(marks);
+    update();
 }
 
 void TimelineView::resizeEvent(QResizeEvent *event) {

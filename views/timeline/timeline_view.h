@@ -85,6 +85,9 @@ public:
     void revealSlice(int64_t sliceId);
     // Outlines every hit of `search` that is in view (nullptr: none); repaints when they change.
     void setSearch(const TimelineSearchModel *search);
+    // The steps' critical paths drawn over the tracks (empty: none drawn).
+    void setCriticalPath(std::vector<CriticalPathMark> marks);
+    const std::vector<CriticalPathMark> &criticalPath() const { return m_criticalPath; }
     int64_t selectedSliceId() const { return m_selectedSliceId; }
     void setFlowsVisible(bool visible);
     bool flowsVisible() const { return m_showFlows; }
@@ -167,7 +170,8 @@ private:
     std::vector<TimelineFlow> m_arrows;
     std::vector<TimelineFlow> m_selectedFlows;  // read once per selection
     TimelineAnnotationOverlay *m_annotations;
-    const TimelineSearchModel *m_search = nullptr;  // notes drawn over the tracks, "Annotate…" entries
+    const TimelineSearchModel *m_search = nullptr;
+    std::vector<CriticalPathMark> m_criticalPath;  // notes drawn over the tracks, "Annotate…" entries
     int m_scrollY = 0;
     bool m_showFlows = true;
     int64_t m_selectedSliceId = -1;
