@@ -1,5 +1,7 @@
 #include "models/analysis/job_analysis.h"
 
+#include "models/analysis/job_critical_path.h"
+
 #include "models/analysis/projection_rules.h"
 #include "models/analysis/report_builder.h"
 #include "models/store/rank_in_name.h"
@@ -225,6 +227,9 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
 
     const size_t n = job.ranksTable.size();
     std::vector<int64_t> waitNs(n, 0), waitSteps(n, 0), lateNs(n, 0), lateSteps(n, 0), jobStepNs;
+    JobCriticalPath path;
+    path.rankPerStep.assign(job.alignedSteps.size(), -1);
+    std::vector<int64_t> stepsSet(n, 0);
     int64_t collectiveSteps = 0;
     for (size_t j = 0; j < job.alignedSteps.size(); ++j) {
         std::vector<int64_t> durs(n, -1), stepDurs;
@@ -240,6 +245,8 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
         for (size_t r = 0; r < n; ++r)
             if (durs[r] >= 0 && (last == n || durs[r] < durs[last])) last = r;
         if (last == n) continue;
+        path.rankPerStep[j] = int64_t(last);  // a row of ranksTable until the end
+        ++stepsSet[last];
         std::vector<int64_t> others;
         for (size_t r = 0; r < n; ++r) {
             if (durs[r] < 0) continue;
@@ -256,6 +263,7 @@ std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &ru
             ++lateSteps[last];
         }
     }
+    job.criticalPath = jobCriticalPath(runs, job, std::move(path), stepsSet);
     for (size_t r = 0; r < n; ++r)
         job.ranksTable[r].collectiveWaitMs = waitSteps[r] ? double(waitNs[r]) / double(waitSteps[r]) / 1e6 : 0.0;
     if (!jobStepNs.empty()) {

@@ -9,6 +9,7 @@
 
 #include "models/analysis/run_analysis.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,20 @@ struct JobStraggler {
     }
 };
 
+// The job's critical path through the collective joins (issue #33): per aligned step the rank that
+// arrived last at the first collective — every rank waits there for it, so its work before the join
+// sets the job's step — and that rank's own critical path up to the join, by category.
+struct JobCriticalPath {
+    std::vector<int64_t> rankPerStep;  // per aligned step; -1 where the step has no collective
+    int64_t rank = -1;                 // the rank that set the most steps
+    std::string run;
+    int64_t stepsSet = 0;              // how many
+    double beforeJoinMsMean = 0;       // its path's length before the join, over those steps
+    std::array<int64_t, kCategoryCount> beforeJoinNs{};  // by category, over those steps
+    std::vector<NamedDuration> topEvents;  // the events longest on that rank's path (its run's)
+    double topEventsSteps = 1;             // steps those were summed over (for per-step figures)
+};
+
 struct JobAnalysis {
     int ranks = 0;
     double meanStepMs = 0, medianStepMs = 0;  // the job's step: the slowest rank's, per aligned step
@@ -61,6 +76,7 @@ struct JobAnalysis {
     // [row of ranksTable][aligned step]: index into that run's analysed steps
     std::vector<std::vector<size_t>> stepIndex;
     std::vector<std::string> notes;           // alignment, missing ranks, duplicate ranks
+    std::optional<JobCriticalPath> criticalPath;  // when ranks meet in collectives and have critical paths
 };
 
 // What the job says about one rank: the straggler's or a waiting rank's finding, and for a waiting

@@ -169,6 +169,22 @@ QJsonArray crossChecksJson(const std::vector<CrossCheck> &checks) {
     return out;
 }
 
+QJsonValue jobCriticalPathJson(const std::optional<JobCriticalPath> &p) {
+    if (!p) return QJsonValue();
+    QJsonArray perStep, top;
+    for (const int64_t r : p->rankPerStep) perStep.append(r >= 0 ? QJsonValue(qint64(r)) : QJsonValue());
+    for (const NamedDuration &d : p->topEvents)
+        top.append(QJsonObject{{"name", q(d.name)}, {"ms_per_step", round2(double(d.ns) / 1e6 / p->topEventsSteps)}});
+    int64_t total = 0;
+    for (const int64_t ns : p->beforeJoinNs) total += ns;
+    QJsonObject pct;
+    for (int c = 0; c < kCategoryCount; ++c)
+        if (p->beforeJoinNs[size_t(c)] > 0) pct[q(kCategoryNames[size_t(c)])] = round2(100.0 * double(p->beforeJoinNs[size_t(c)]) / double(total));
+    return QJsonObject{{"rank", qint64(p->rank)}, {"run", q(p->run)}, {"steps_set", qint64(p->stepsSet)},
+                       {"rank_per_step", perStep}, {"before_join_ms_mean", round2(p->beforeJoinMsMean)},
+                       {"before_join_breakdown_pct", pct}, {"top_events", top}};
+}
+
 QJsonObject jobJson(const JobAnalysis &job) {
     QJsonArray stragglers, table, notes;
     for (const JobStraggler &s : job.stragglers)
@@ -185,7 +201,8 @@ QJsonObject jobJson(const JobAnalysis &job) {
             {"bottleneck_rank", job.bottleneckRank ? QJsonValue(qint64(*job.bottleneckRank)) : QJsonValue()},
             {"stragglers", stragglers}, {"ranks_table", table},
             {"aligned_by", job.alignedByOrder ? "order" : "step_number"},
-            {"aligned_steps", qint64(job.alignedSteps.size())}, {"notes", notes}};
+            {"aligned_steps", qint64(job.alignedSteps.size())}, {"notes", notes},
+            {"critical_path", jobCriticalPathJson(job.criticalPath)}};
 }
 
 QJsonArray findingsJson(const std::vector<Finding> &findings) {

@@ -37,6 +37,17 @@ std::string ReportFormatter::jobText(const Report &report) {
     out << "\n";
     if (job.stragglers.empty()) out << "  no straggler: the ranks reach their collectives together\n";
     for (const JobStraggler &s : job.stragglers) out << "  straggler: " << printableText(stragglerLine(s)) << "\n";
+    if (const auto &p = job.criticalPath) {
+        out << "  critical path: through rank " << p->rank << " in " << p->stepsSet << " of " << p->rankPerStep.size()
+            << " steps (last at the first collective); before the join its path is " << fmt2(p->beforeJoinMsMean) << " ms:";
+        int64_t total = 0;
+        for (const int64_t ns : p->beforeJoinNs) total += ns;
+        for (int c = 0; c < kCategoryCount; ++c)
+            if (p->beforeJoinNs[size_t(c)] * 20 >= total && total > 0)
+                out << " " << kCategoryNames[size_t(c)] << " " << fmt2(100.0 * double(p->beforeJoinNs[size_t(c)]) / double(total)) << "%";
+        if (!p->topEvents.empty()) out << "; longest on it: " << printableText(p->topEvents.front().name.substr(0, 90));
+        out << "\n";
+    }
     for (const std::string &n : job.notes) out << "  note: " << printableText(n) << "\n";
     out << "  rank  step ms  collective wait ms  bottleneck        run\n";
     for (const JobRankRow &r : job.ranksTable) {

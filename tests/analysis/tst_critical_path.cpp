@@ -1,8 +1,10 @@
 // The critical path per step (issue #33, item 1): a hand-built step whose path is known to the
 // nanosecond; generated loops with known chains (the healthy loop's path is device compute, the
 // input-bound loop's mostly input, the collective loop's runs through the all-reduce that the optimizer
-// stream waits for) whose path length equals the step time; the real H200 recordings, where the path
-// explains nearly all of each step and names the phase each variant added.
+// stream waits for) whose path length equals the step time; a job whose path runs through the rank
+// that arrives last at the joins; the real H200 recordings, where the path explains nearly all of each
+// step and names the phase each variant added.
+#include "app/synth/synthetic_job_generator.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
@@ -113,6 +115,40 @@ private slots:
 
         const RunAnalysis launch = generated(synth::Bottleneck::KernelLaunch);
         QVERIFY2(pathPct(launch, Category::KernelLaunch) > 70, qPrintable(describe(launch)));
+    }
+
+    // Across ranks: the job's path goes through the rank that arrives last at each step's first
+    // all-reduce; for a rank whose DataLoader is 30 ms late that is it, and input lies on its path before
+    // the join. In a balanced job no rank's input does.
+    void jobPathThroughTheJoins() {
+        QTemporaryDir dir;
+        synth::SyntheticJobOptions o;
+        o.ranks = 4;
+        o.rank.steps = 6;
+        o.stragglerRank = 2;
+        o.stragglerCause = synth::LateCause::Input;
+        o.stragglerNs = 30 * kMs;
+        test::ImportedSession s(synth::generateJob(o, dir.path().toStdString()).files);
+        const Report report = s.report();
+        QVERIFY(report.job && report.job->criticalPath);
+        const JobCriticalPath &p = *report.job->criticalPath;
+        QCOMPARE(p.rank, int64_t(2));
+        QCOMPARE(p.stepsSet, int64_t(6));
+        for (const int64_t r : p.rankPerStep) QCOMPARE(r, int64_t(2));
+        int64_t total = 0;
+        for (const int64_t ns : p.beforeJoinNs) total += ns;
+        QVERIFY(total > 0);
+        QVERIFY2(p.beforeJoinNs[size_t(Category::Input)] * 4 > total, qPrintable(QString::number(p.beforeJoinMsMean)));
+        QVERIFY(p.topEvents.front().name.find("DataLoader") != std::string::npos);
+
+        QTemporaryDir balancedDir;
+        o.stragglerRank = -1;
+        test::ImportedSession b(synth::generateJob(o, balancedDir.path().toStdString()).files);
+        const Report balanced = b.report();
+        QVERIFY(balanced.job && balanced.job->criticalPath);
+        int64_t btotal = 0;
+        for (const int64_t ns : balanced.job->criticalPath->beforeJoinNs) btotal += ns;
+        QVERIFY(balanced.job->criticalPath->beforeJoinNs[size_t(Category::Input)] * 10 < btotal);
     }
 
     void realRecordings_data() {

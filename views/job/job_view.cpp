@@ -60,6 +60,7 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     m_finding->setWordWrap(true);
     m_finding->setTextFormat(Qt::PlainText);
     m_finding->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_finding->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);  // never cut: the controls below give way
     // The words in a column left of the charts: a bottom dock is short, and the charts need its
     // height more than its width.
     auto *side = new QWidget(this);
@@ -301,6 +302,22 @@ void JobView::reload() {
                                .arg(q(s.cause))
                                .arg(s.causeExcessMsPerStep, 0, 'f', 1)
                                .arg(s.lateMsPerStep, 0, 'f', 1));
+    }
+    // Where the job's critical path runs: through the rank last at the joins, and what it did before.
+    if (m_job && m_job->criticalPath && m_job->criticalPath->stepsSet > 0) {
+        const JobCriticalPath &p = *m_job->criticalPath;
+        int best = -1;
+        for (int c = 0; c < kCategoryCount; ++c)
+            if (best < 0 || p.beforeJoinNs[size_t(c)] > p.beforeJoinNs[size_t(best)]) best = c;
+        const QString line = tr("\nCritical path: rank %1 (last at the join in %2 of %3 steps), %4 ms before it, mostly %5.")
+                                 .arg(p.rank)
+                                 .arg(p.stepsSet)
+                                 .arg(p.rankPerStep.size())
+                                 .arg(p.beforeJoinMsMean, 0, 'f', 1)
+                                 .arg(q(std::string(kCategoryNames[size_t(best)])));
+        m_finding->setText(m_finding->text() + line);
+        if (!p.topEvents.empty())
+            m_finding->setToolTip(tr("Longest on rank %1's critical path: %2").arg(p.rank).arg(q(p.topEvents.front().name)));
     }
     updateGeometry();  // the finding's height sets the dock's minimum
     fillColumns();
