@@ -163,16 +163,21 @@ void StepSimulator::memoryEvent(Lane &l, int64_t bytes) {
         .end();
 }
 
-void StepSimulator::inefficientOp(Lane &l) {
-    static constexpr KernelSpec kSlow{kInefficientKernel, 0, {1, 1, 1}, {32, 1, 1}, 16, 0, 1};
-    const Scope scope = open(l, "cpu_op", "aten::cumsum", us(l, 8, 14));
+void StepSimulator::singleKernelOp(Lane &l, std::string_view op, std::string args, const KernelSpec &k, int64_t durNs) {
+    Scope scope = open(l, "cpu_op", op, us(l, 8, 14));
+    scope.args = std::move(args);
     const int64_t corr = nextCorrelation_++;
     const int64_t launchTs = l.cpu;
     runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 3, 6), corr, scope.ext);
     const int64_t start = std::max(launchTs + kLaunchLatencyNs, l.stream + 1'000);
-    kernel(l, kSlow, kComputeStream, start, setup_.inefficientKernelNs, corr, scope.ext, 0);
-    l.stream = start + setup_.inefficientKernelNs;
+    kernel(l, k, kComputeStream, start, durNs, corr, scope.ext, 0);
+    l.stream = start + durNs;
     close(l, scope, us(l, 3, 6));
+}
+
+void StepSimulator::inefficientOp(Lane &l) {
+    static constexpr KernelSpec kSlow{kInefficientKernel, 0, {1, 1, 1}, {32, 1, 1}, 16, 0, 1};
+    singleKernelOp(l, "aten::cumsum", {}, kSlow, setup_.inefficientKernelNs);
 }
 
 void StepSimulator::slowConvOp(Lane &l) {
@@ -181,15 +186,7 @@ void StepSimulator::slowConvOp(Lane &l) {
                                         "kernel_conv_params, unsigned long long, int, float, float, int, float const*, "
                                         "float const*, bool, int, int)",
                                         0, {98, 1, 32}, {128, 1, 1}, 128, 12544, 25};
-    Scope scope = open(l, "cpu_op", "aten::conv2d", us(l, 8, 14));
-    if (setup_.recordShapes) scope.args = OpShapes::slowConvArgs();
-    const int64_t corr = nextCorrelation_++;
-    const int64_t launchTs = l.cpu;
-    runtimeCall(l, "cudaLaunchKernel", kCbidLaunchKernel, us(l, 3, 6), corr, scope.ext);
-    const int64_t start = std::max(launchTs + kLaunchLatencyNs, l.stream + 1'000);
-    kernel(l, kDirect, kComputeStream, start, setup_.slowConvNs, corr, scope.ext, 0);
-    l.stream = start + setup_.slowConvNs;
-    close(l, scope, us(l, 3, 6));
+    singleKernelOp(l, "aten::conv2d", setup_.recordShapes ? OpShapes::slowConvArgs() : std::string(), kDirect, setup_.slowConvNs);
 }
 
 void StepSimulator::runStep(int64_t stepNumber) {

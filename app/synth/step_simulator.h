@@ -125,6 +125,8 @@ private:
     void metricItem(Lane &l);
     // .item(): a 4-byte copy to the host and a stream sync (after a reduction kernel, reduceFirst).
     void readScalar(Lane &l, bool reduceFirst);
+    // An op (with more args members, or none) launching one kernel of durNs after the stream's work.
+    void singleKernelOp(Lane &l, std::string_view op, std::string args, const KernelSpec &k, int64_t durNs);
     // aten::cumsum launching kInefficientKernel (grid 1, block 32) for setup_.inefficientKernelNs.
     void inefficientOp(Lane &l);
     // aten::conv2d, 11x11 in fp32 (OpShapes::slowConvArgs), launching a direct (non-tensor-core)

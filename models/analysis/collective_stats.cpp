@@ -187,11 +187,7 @@ std::vector<CollectiveStat> CollectiveStatsAnalyzer::analyze(const TraceData &tr
 
 void CollectiveStatsAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceName) {
     if (ra.steps.steps.empty() || ra.collectives.empty()) return;
-    const auto &t = ExpertRules::builtinThresholds();
-    auto threshold = [&](const char *name, double fallback) {
-        const auto it = t.find(name);
-        return it != t.end() ? it->second : fallback;
-    };
+    const auto threshold = &ExpertRules::threshold;
     const DevicePeak *peak = DevicePeaks::builtin().find(deviceName);
     if (!peak || !peak->nvlinkGbps) return;  // no link to compare with
     const double stepNs = double(ra.steps.totalNs());

@@ -118,13 +118,14 @@ KernelStats ExpertRules::kernelStats(const RunAnalysis &ra, const TraceData &tra
     return k;
 }
 
+double ExpertRules::threshold(const char *name, double fallback) {
+    const auto &t = builtinThresholds();
+    const auto it = t.find(name);
+    return it != t.end() ? it->second : fallback;
+}
+
 void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types) {
     if (ra.steps.steps.empty() || !ra.gpuTraced) return;
-    const auto &t = builtinThresholds();
-    auto threshold = [&](const char *name, double fallback) {
-        const auto it = t.find(name);
-        return it != t.end() ? it->second : fallback;
-    };
     const double shortUs = threshold("short_kernel_us", 10);
     KernelStats stats = kernelStats(ra, trace, types, shortUs);
     if (stats.count > 0) ra.kernels = stats;

@@ -29,6 +29,8 @@ public:
     // NAME -> value from expert_rules.tsv (built in); throws std::runtime_error naming a bad line.
     static std::map<std::string, double> thresholds(const std::string &text, const std::string &origin);
     static const std::map<std::string, double> &builtinThresholds();
+    // One built-in threshold, or `fallback` when the table does not name it.
+    static double threshold(const char *name, double fallback);
 
     static KernelStats kernelStats(const RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types,
                                    double shortKernelUs);

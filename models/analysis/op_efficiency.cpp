@@ -206,11 +206,7 @@ void OpEfficiencyAnalyzer::apply(std::vector<OpStat> &ops, const TraceData &trac
 
 void OpEfficiencyAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceName, const std::string &framework) {
     if (ra.steps.steps.empty()) return;
-    const auto &t = ExpertRules::builtinThresholds();
-    auto threshold = [&](const char *name, double fallback) {
-        const auto it = t.find(name);
-        return it != t.end() ? it->second : fallback;
-    };
+    const auto threshold = &ExpertRules::threshold;
     const double minShare = threshold("inefficient_op_min_device_pct", 5), maxPct = threshold("inefficient_op_max_peak_pct", 25),
                  target = threshold("inefficient_op_target_peak_pct", 60);
     int64_t gpuNs = 0;

@@ -141,48 +141,40 @@ std::optional<std::vector<int64_t>> intList(std::string_view text) {
     return v;
 }
 
-std::vector<std::optional<std::vector<int64_t>>> inputDims(std::string_view json) {
-    std::vector<std::optional<std::vector<int64_t>>> out;
-    const auto v = value(json, "Input Dims");
-    if (!v) return out;
+namespace {
+constexpr size_t kMaxListItems = 64;
+
+// Calls fn(item text) for the first kMaxListItems items of the list under `key` (the raw JSON of each).
+template <class Fn> void forEachItem(std::string_view json, std::string_view key, Fn fn) {
+    const auto v = value(json, key);
+    if (!v) return;
     const std::string_view s = *v;
     size_t i = skipSpace(s, 0);
-    if (i >= s.size() || s[i] != '[') return out;
+    if (i >= s.size() || s[i] != '[') return;
     i = skipSpace(s, i + 1);
-    while (i < s.size() && s[i] != ']' && out.size() < 64) {
-        size_t j = i;
-        if (auto dims = readIntList(s, j)) {
-            out.push_back(std::move(dims));
-            i = j;
-        } else {  // a list of tensors, or something else: skip the value
-            const size_t e = valueEnd(s, i);
-            if (e == std::string_view::npos) return out;
-            out.emplace_back(std::nullopt);
-            i = e;
-        }
-        i = skipSpace(s, i);
+    for (size_t n = 0; i < s.size() && s[i] != ']' && n < kMaxListItems; ++n) {
+        const size_t e = valueEnd(s, i);
+        if (e == std::string_view::npos) return;
+        fn(s.substr(i, e - i));
+        i = skipSpace(s, e);
         if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
     }
+}
+} // namespace
+
+std::vector<std::optional<std::vector<int64_t>>> inputDims(std::string_view json) {
+    std::vector<std::optional<std::vector<int64_t>>> out;
+    // A list of integers, or nullopt: a list of tensors, or something else.
+    forEachItem(json, "Input Dims", [&](std::string_view item) { out.push_back(intList(item)); });
     return out;
 }
 
 std::vector<std::string> stringList(std::string_view json, std::string_view key) {
     std::vector<std::string> out;
-    const auto v = value(json, key);
-    if (!v) return out;
-    const std::string_view s = *v;
-    size_t i = skipSpace(s, 0);
-    if (i >= s.size() || s[i] != '[') return out;
-    i = skipSpace(s, i + 1);
-    while (i < s.size() && s[i] != ']' && out.size() < 64) {
-        const size_t e = valueEnd(s, i);
-        if (e == std::string_view::npos) return out;
-        std::string_view item = s.substr(i, e - i);
+    forEachItem(json, key, [&](std::string_view item) {
         if (item.size() >= 2 && item.front() == '"') item = item.substr(1, item.size() - 2);  // no escapes in these values
         out.emplace_back(item);
-        i = skipSpace(s, e);
-        if (i < s.size() && s[i] == ',') i = skipSpace(s, i + 1);
-    }
+    });
     return out;
 }
 
