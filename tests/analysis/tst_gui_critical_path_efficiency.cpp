@@ -3,7 +3,7 @@
 // the slow convolution lowest; clicking a dot selects the op), the Step time view's critical-path mode
 // (each bar is the step's path by category plus the part not on it, summing to the step), and the
 // timeline's critical-path overlay (marks on the tracks when on, none when off; the band's colour is
-// painted where a mark lies). Views are saved to PNG in the build folder (critical_path_*.png).
+// painted where a mark lies); and #35's slice menu and Step box that follows the view. Views are saved to PNG in the build folder (critical_path_*.png).
 
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/analysis_model.h"
@@ -13,11 +13,17 @@
 #include "views/analysis/op_stats_view.h"
 #include "views/analysis/roofline_plot.h"
 #include "views/steps/step_time_view.h"
+#include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -151,6 +157,62 @@ private slots:
         // The marks of this step cover its path (merged stretches, never more than the step).
         QVERIFY(inStep >= analysis()->criticalPath->steps[2].lengthNs * 9 / 10 && inStep <= step.dur());
         save(&pane, "timeline");
+        // The Step box follows the view (#35 item 7): zoomed to step 5, it says 5.
+        const auto &step5 = analysis()->steps.steps[4];
+        m_time.setRange({step5.hostStart, step5.hostEnd});
+        QCOMPARE(pane.findChild<QSpinBox *>(QStringLiteral("stepBox"))->value(), int(step5.step));
+    }
+
+    // Right-click on a slice (#35 item 15): copy its name, find all of its name, zoom to it or its step.
+    void sliceMenu() {
+        TimelinePaneView pane(&m_session, &m_time);
+        pane.resize(1400, 700);
+        pane.show();
+        pane.timeline()->model()->load(m_session.store());
+        const auto &step = analysis()->steps.steps[1];
+        m_time.setRange({step.hostStart, step.hostEnd});
+        TimelineView *view = pane.timeline();
+        const TimelineHit *hit = nullptr;
+        for (int tries = 0; tries < 50 && !hit; ++tries) {
+            view->grab();  // paints: the hits of the frame
+            QCoreApplication::processEvents();
+            for (const TimelineHit &h : view->lastHits())
+                if (!h.item.block && h.item.sliceId >= 0 && h.item.durNs > 0) hit = &h;
+        }
+        QVERIFY(hit);
+        const TimelineHit copy = *hit;
+        const QString name = view->model()->nameText(copy.item.nameId);
+        QMenu menu;
+        view->addSliceActions(menu, copy);
+        QStringList texts;
+        for (QAction *a : menu.actions()) texts << a->text();
+        auto action = [&](const QString &prefix) -> QAction * {
+            for (QAction *a : menu.actions())
+                if (a->text().startsWith(prefix)) return a;
+            return nullptr;
+        };
+        QVERIFY2(action("Copy Name") && action("Copy Details") && action("Find All") && action("Zoom to Slice") &&
+                     action("Zoom to Its Step") && action("Select"), qPrintable(texts.join(" | ")));
+        action("Copy Name")->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), name);
+        action("Zoom to Slice")->trigger();
+        QVERIFY(m_time.range().start <= copy.item.startNs && m_time.range().end >= copy.item.endNs() &&
+                m_time.range().duration() < copy.item.durNs * 2 + 2000);
+        action("Find All")->trigger();
+        QCOMPARE(pane.searchField()->text(), name);
+        // The Details pane's menu copies a value, a row or everything.
+        SliceDetailsView details(view, &m_time);
+        action("Select")->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(details.sliceTree()->topLevelItemCount() > 0);
+        QTreeWidgetItem *first = details.sliceTree()->topLevelItem(0);
+        QMenu copyMenu;
+        details.addCopyActions(copyMenu, first);
+        QCOMPARE(copyMenu.actions().size(), 3);
+        copyMenu.actions().at(0)->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), first->text(1));
+        copyMenu.actions().at(2)->trigger();
+        QVERIFY(QGuiApplication::clipboard()->text().contains(name));
     }
 };
 

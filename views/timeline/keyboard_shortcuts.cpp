@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QDialog>
+#include <QDockWidget>
 #include <QMenu>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -19,12 +20,22 @@ QString plainText(QString text) {
     return text;
 }
 
-// The menu an action sits in, as "View ▸ ", so "Next Saved View" reads with its place.
-QString menuPrefix(const QAction *action) {
+// Where an action works: the menu it sits in ("File ▸ Compare With" for a submenu), else the dock or
+// the named pane it belongs to, else the window.
+QString areaOf(const QAction *action) {
     for (const QObject *o : action->associatedObjects())
-        if (const auto *menu = qobject_cast<const QMenu *>(o); menu && !menu->title().isEmpty())
-            return plainText(menu->title()) + QStringLiteral(" ▸ ");
-    return {};
+        if (const auto *menu = qobject_cast<const QMenu *>(o); menu && !menu->title().isEmpty()) {
+            QString area = plainText(menu->title());
+            for (const QObject *o2 : menu->menuAction()->associatedObjects())
+                if (const auto *outer = qobject_cast<const QMenu *>(o2); outer && !outer->title().isEmpty())
+                    area = plainText(outer->title()) + QStringLiteral(" ▸ ") + area;
+            return area;
+        }
+    for (const QObject *p = action->parent(); p; p = p->parent()) {
+        if (const auto *dock = qobject_cast<const QDockWidget *>(p); dock && !dock->windowTitle().isEmpty()) return dock->windowTitle();
+        if (p->objectName() == QLatin1String("timelinePane")) return QObject::tr("Timeline");
+    }
+    return QObject::tr("Window");
 }
 } // namespace
 
@@ -52,7 +63,7 @@ std::vector<KeyboardShortcuts::Row> KeyboardShortcuts::timelineRows() {
         {"?", "this card"},
     };
     std::vector<Row> out;
-    for (const auto &r : rows) out.push_back({QString::fromUtf8(r[0]), QString::fromUtf8(r[1])});
+    for (const auto &r : rows) out.push_back({QString::fromUtf8(r[0]), QString::fromUtf8(r[1]), QString()});
     return out;
 }
 
@@ -66,24 +77,39 @@ std::vector<KeyboardShortcuts::Row> KeyboardShortcuts::actionRows(const QWidget 
         if (keys.isEmpty()) continue;
         QString what = plainText(a->text());
         if (what.isEmpty()) what = plainText(a->toolTip());
-        Row row{keys.join(QStringLiteral(", ")), menuPrefix(a) + what};
-        const bool seen = std::any_of(out.begin(), out.end(), [&](const Row &r) { return r.keys == row.keys && r.what == row.what; });
+        Row row{keys.join(QStringLiteral(", ")), what, areaOf(a)};
+        const bool seen = std::any_of(out.begin(), out.end(),
+                                      [&](const Row &r) { return r.keys == row.keys && r.what == row.what && r.area == row.area; });
         if (!seen) out.push_back(std::move(row));
     }
     return out;
 }
 
 QString KeyboardShortcuts::html(const QWidget *window) {
-    QString out = QStringLiteral("<table cellspacing='0' cellpadding='4'>");
-    auto section = [&out](const QString &title, const std::vector<Row> &rows) {
+    auto section = [](QString &out, const QString &title, const std::vector<Row> &rows) {
         if (rows.empty()) return;
-        out += QStringLiteral("<tr><td colspan='2'><br><b><i>%1</i></b></td></tr>").arg(title.toHtmlEscaped());
+        out += QStringLiteral("<tr><td colspan='2'><b><i>%1</i></b></td></tr>").arg(title.toHtmlEscaped());
         for (const Row &r : rows)
             out += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(r.keys.toHtmlEscaped(), r.what.toHtmlEscaped());
     };
-    section(QObject::tr("Timeline"), timelineRows());
-    section(QObject::tr("Menus and panels"), actionRows(window));
-    return out + QStringLiteral("</table>");
+    QString left = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
+    section(left, QObject::tr("Timeline (mouse over it)"), timelineRows());
+    left += QStringLiteral("</table>");
+    // The window's actions by area, areas in the order they first appear.
+    const std::vector<Row> actions = actionRows(window);
+    QStringList areas;
+    for (const Row &r : actions)
+        if (!areas.contains(r.area)) areas << r.area;
+    QString right = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
+    for (const QString &area : areas) {
+        std::vector<Row> rows;
+        for (const Row &r : actions)
+            if (r.area == area) rows.push_back(r);
+        section(right, area, rows);
+    }
+    right += QStringLiteral("</table>");
+    return QStringLiteral("<table cellspacing='0' cellpadding='6'><tr><td valign='top'>%1</td><td valign='top'>%2</td></tr></table>")
+        .arg(left, right);
 }
 
 QDialog *KeyboardShortcuts::showDialog(QWidget *parent) {
@@ -96,7 +122,7 @@ QDialog *KeyboardShortcuts::showDialog(QWidget *parent) {
     text->setHtml(html(parent ? parent->window() : nullptr));
     auto *layout = new QVBoxLayout(dialog);
     layout->addWidget(text);
-    dialog->resize(600, 640);
+    dialog->resize(1020, 660);
     dialog->show();
     return dialog;
 }

@@ -3,15 +3,20 @@
 #include "models/timeline/display_text.h"
 #include "views/timeline/timeline_view.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace stepscope {
 
@@ -29,6 +34,12 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->setAlternatingRowColors(true);
     addTab(m_tree, tr("Slice"));
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](QPoint pos) {
+        QMenu menu(this);
+        addCopyActions(menu, m_tree->itemAt(pos));
+        menu.exec(m_tree->viewport()->mapToGlobal(pos));
+    });
 
     auto *rangePage = new QWidget(this);
     auto *layout = new QVBoxLayout(rangePage);
@@ -77,6 +88,25 @@ void SliceDetailsView::onSelection(NsRange selection) {
         m_aggregate->setRange({});
         m_rangeLabel->setText(tr("Shift-drag on the timeline or drag on its ruler to select a range."));
     }
+}
+
+void SliceDetailsView::addCopyActions(QMenu &menu, QTreeWidgetItem *item) {
+    if (item) {
+        menu.addAction(tr("Copy Value"), this, [item] { QGuiApplication::clipboard()->setText(item->text(1)); });
+        menu.addAction(tr("Copy “%1: …”").arg(item->text(0)), this, [item] {
+            QGuiApplication::clipboard()->setText(item->text(0) + QStringLiteral(": ") + item->text(1));
+        });
+    }
+    QAction *all = menu.addAction(tr("Copy All Details"), this, [this] {
+        QStringList lines;
+        std::function<void(QTreeWidgetItem *, int)> add = [&](QTreeWidgetItem *it, int depth) {
+            lines << QString(depth * 2, QLatin1Char(' ')) + it->text(0) + (it->text(1).isEmpty() ? QString() : QStringLiteral(": ") + it->text(1));
+            for (int c = 0; c < it->childCount(); ++c) add(it->child(c), depth + 1);
+        };
+        for (int i = 0; i < m_tree->topLevelItemCount(); ++i) add(m_tree->topLevelItem(i), 0);
+        QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+    });
+    all->setEnabled(m_tree->topLevelItemCount() > 0);
 }
 
 void SliceDetailsView::showSlice(const SliceDetails &d) {

@@ -12,6 +12,7 @@
 #include <QTimer>
 
 class QLabel;
+class QMenu;
 class QTableView;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -28,6 +29,8 @@ public:
     void showSlice(const SliceDetails &details);
     RangeAggregateModel *aggregateModel() const { return m_aggregate; }
     QTreeWidget *sliceTree() const { return m_tree; }
+    // The Slice tab's right-click actions for `item` (may be null): copy its value, its row, everything.
+    void addCopyActions(QMenu &menu, QTreeWidgetItem *item);
 
 private:
     void onSelection(NsRange selection);

@@ -101,6 +101,16 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(go, &QToolButton::clicked, this, [goToStep] { goToStep(true); });
     connect(m_stepBox, &QSpinBox::editingFinished, this, [this, goToStep] { goToStep(m_stepBox->hasFocus()); });
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
+    // The Step box follows the view: the step at its centre (after a click on a bar or a step number,
+    // a zoom or a pan), unless the user is typing in it.
+    connect(time, &TimeRangeController::rangeChanged, this, [this](NsRange r) {
+        if (m_stepBox->hasFocus() || !r.valid()) return;
+        if (const auto step = m_timeline->stepNear(r.start + r.duration() / 2)) {
+            const QSignalBlocker block(m_stepBox);
+            m_stepBox->setValue(int(std::clamp<int64_t>(*step, m_stepBox->minimum(), m_stepBox->maximum())));
+        }
+    });
+    connect(m_timeline, &TimelineView::findAllRequested, this, [this](const QString &name) { search(name); });
     connect(m_path, &QToolButton::toggled, this, [this](bool on) {
         QSettings().setValue(QStringLiteral("timeline/criticalPath"), on);
         updateCriticalPath();

@@ -116,6 +116,9 @@ public:
     void panBy(double fraction);
     // The item drawn under a widget position in the last frame, if any.
     const TimelineHit *hitAt(QPoint pos) const;
+    // The right-click actions for the slice (or merged block) `hit`: copy its name or details, find
+    // all of its name, zoom to it or to its step, select it.
+    void addSliceActions(QMenu &menu, const TimelineHit &hit);
     int64_t timeAt(double x) const;
     double xOf(int64_t t) const;
     const std::vector<TimelineHit> &lastHits() const { return m_hits; }
@@ -125,6 +128,7 @@ public:
 
 signals:
     void sliceSelected(const stepscope::SliceDetails &details);  // invalid details: cleared
+    void findAllRequested(const QString &name);  // "Find All" on a slice's menu
     void alignmentChanged(bool aligned, qint64 step);
     void compactRanksChanged(bool on);
 

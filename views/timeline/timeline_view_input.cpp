@@ -12,6 +12,8 @@
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QMenu>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -256,10 +258,37 @@ QString TimelineView::valueTooltip(QPoint pos) const {
     return tr("<b>%1</b><br>%2").arg(name, MetricUnits::format(*v, scale));
 }
 
+void TimelineView::addSliceActions(QMenu &menu, const TimelineHit &hit) {
+    const TimelineItem it = hit.item;
+    const QString name = m_model->nameText(it.nameId);
+    const QString shown = name.size() > 60 ? name.left(57) + QStringLiteral("…") : name;
+    if (it.block) {  // a merged block: zoom in to see its events
+        menu.addAction(tr("Zoom to These %L1 Events").arg(it.count), this, [this, it] { m_time->setRange({it.startNs, it.endNs()}); });
+        return;
+    }
+    menu.addAction(tr("Copy Name"), this, [name] { QGuiApplication::clipboard()->setText(name); });
+    menu.addAction(tr("Copy Details"), this, [this, it, name, track = hit.track] {
+        const QString trackName = track >= 0 && track < int(m_model->tracks().size()) ? m_model->tracks()[size_t(track)].name : QString();
+        QGuiApplication::clipboard()->setText(tr("%1\ntrack: %2\nstart: %3 (from the session's start)\nduration: %4")
+                                                  .arg(name, trackName, formatDurationNs(it.startNs - m_model->extent().start),
+                                                       formatDurationNs(it.durNs)));
+    });
+    menu.addAction(tr("Find All “%1”").arg(shown), this, [this, name] { emit findAllRequested(name); });
+    menu.addAction(tr("Zoom to Slice"), this, [this, it] {
+        const int64_t margin = std::max<int64_t>(500, it.durNs / 10);
+        m_time->setRange({it.startNs - margin, it.endNs() + margin});
+    });
+    if (const auto step = stepNear(it.startNs))
+        menu.addAction(tr("Zoom to Its Step (%1)").arg(*step), this, [this, step = *step] { goToStep(step); });
+    menu.addAction(tr("Select"), this, [this, id = it.sliceId] { selectSlice(id); });
+}
+
 void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
     if (event->pos().y() < TimelinePainter::kHeaderHeight) return;
-    if (event->pos().x() >= labelWidth()) {  // over the tracks: annotations
+    if (event->pos().x() >= labelWidth()) {  // over the tracks: the slice there, then annotations
         QMenu menu(this);
+        if (const TimelineHit *hit = hitAt(event->pos())) addSliceActions(menu, *hit);
+        if (!menu.isEmpty()) menu.addSeparator();
         addAlignmentAction(menu, timeAt(event->pos().x()));
         if (!menu.isEmpty()) menu.addSeparator();
         m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()));
