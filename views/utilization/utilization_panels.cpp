@@ -1,5 +1,8 @@
 #include "views/utilization/utilization_panels.h"
 
+#include "models/metrics/metric_units.h"
+
+#include <algorithm>
 #include <set>
 
 namespace stepscope {
@@ -59,6 +62,20 @@ std::vector<UtilizationPanel> UtilizationPanels::group(const MetricSeriesModel &
             }
         if (!panel.series.empty()) out.push_back(std::move(panel));
     }
+    // A session whose metrics fit none of the panels (an Nsight Systems export with only the GPU's
+    // memory size) still charts what it has, one panel per series name, as the timeline shows it —
+    // never "no instance metrics" beside a metric track.
+    if (out.empty())
+        for (int i = 0; i < model.count(); ++i) {
+            const MetricSeriesInfo &info = model.series(i).info;
+            if (model.series(i).lod.size() == 0) continue;
+            const QString key = QString::fromStdString(info.name);
+            auto it = std::find_if(out.begin(), out.end(), [&](const UtilizationPanel &p) {
+                return p.key == key && p.unit == QString::fromStdString(info.unit);
+            });
+            if (it == out.end()) out.push_back({key, MetricUnits::seriesTitle(key), QString::fromStdString(info.unit), {i}, {}, true});
+            else it->series.push_back(i);
+        }
     return out;
 }
 
