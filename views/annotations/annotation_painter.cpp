@@ -145,7 +145,9 @@ void AnnotationPainter::paintLabels(QPainter &p, const std::vector<const Annotat
         if (++measured > kMaxLabelMeasures) break;
         // The label: at the note's start, kept on screen, on the first row where it does not overlap.
         const QString text = labelText(*a);
-        const double want = std::min<double>(kMaxLabelWidth, fm.horizontalAdvance(text) + 14);
+        // As wide as its text, up to kMaxLabelWidth or half the view, whichever is more: a label is
+        // cut only when there is no room for it (its whole text is the tooltip).
+        const double want = std::min<double>(std::max<double>(kMaxLabelWidth, (right - left) / 2), fm.horizontalAdvance(text) + 14);
         const double lx = std::clamp(x0, left, std::max(left, right - want));
         size_t row = 0;
         while (row < rowEnd.size() && rowEnd[row] > lx) ++row;

@@ -28,7 +28,7 @@ struct AnnotationHit {
 class AnnotationPainter {
 public:
     static constexpr int kLabelHeight = 18;
-    static constexpr int kMaxLabelWidth = 420;
+    static constexpr int kMaxLabelWidth = 420;  // or half the area, whichever is more
     static constexpr int kMaxLabelRows = 6;
     static constexpr int kMaxBands = 400;
 

@@ -34,7 +34,7 @@ constexpr int kCaptionPx = 12;
 constexpr int kLegendPx = 12;
 constexpr int kSwatch = 12;
 constexpr int kLegendGap = 18;
-constexpr int kMaxLegendText = 360;
+constexpr int kMaxLegendText = 640;  // a note's label in the legend: cut only beyond this
 
 int captionHeight(const ExportDecoration &d) {
     if (d.title.isEmpty() && d.caption.isEmpty()) return 0;

@@ -1,6 +1,8 @@
 // TimelineView: mouse, wheel and keyboard handling (Perfetto conventions), tooltips, context menu.
 #include "views/timeline/timeline_view.h"
 
+#include "models/timeline/display_text.h"
+
 #include "models/metrics/metric_units.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/annotations/timeline_annotation_overlay.h"
@@ -215,7 +217,12 @@ bool TimelineView::event(QEvent *e) {
     auto *help = static_cast<QHelpEvent *>(e);
     const QPoint pos = help->pos();
     QString text;
-    if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight && pos.x() > labelWidth()) {
+    // A note under the pointer: its whole text (the label may be cut to fit).
+    const int64_t note = pos.x() > labelWidth() ? m_annotations->annotationAt(pos) : 0;
+    const Annotation *a = note != 0 && m_annotations->model() ? m_annotations->model()->find(note) : nullptr;
+    if (a) {
+        text = excerptText(a->text, 600).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    } else if (pos.y() >= TimelinePainter::kRulerHeight && pos.y() < TimelinePainter::kHeaderHeight && pos.x() > labelWidth()) {
         const int s = stepAt(*m_model, timeAt(pos.x()));
         if (s >= 0) {
             const TimelineStep &st = m_model->steps()[size_t(s)];
