@@ -25,6 +25,7 @@ struct Side {
     std::optional<InputSession> session;
     Report report;
     const RunReport *run = nullptr;
+    std::vector<std::string> *runNames = nullptr;  // receives the side's runs, when asked
 };
 
 // Imports, analyses and picks the run of one side; an exit code when it cannot.
@@ -60,6 +61,7 @@ std::optional<int> load(Side &side, const ReportOptions &given, const ImportOpti
     }
     std::string names;
     for (const RunReport &r : runs) {
+        if (side.runNames) side.runNames->push_back(r.run.name);
         names += (names.empty() ? "" : ", ") + printableText(r.run.name);
         if (side.runName && r.run.name == *side.runName) side.run = &r;
     }
@@ -82,11 +84,18 @@ std::optional<int> load(Side &side, const ReportOptions &given, const ImportOpti
 } // namespace
 
 int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams io, RunComparison &out,
-                  std::vector<std::string> *inputPaths) {
-    Side base{"base", in.base, in.baseRun, {}, {}, nullptr};
-    Side next{"new", in.next, in.nextRun, {}, {}, nullptr};
+                  std::vector<std::string> *inputPaths, CompareRuns *runs) {
+    Side base{"base", in.base, in.baseRun, {}, {}, nullptr, runs ? &runs->base : nullptr};
+    Side next{"new", in.next, in.nextRun, {}, {}, nullptr, runs ? &runs->next : nullptr};
+    // A side that merely needs a choice (several runs) does not stop the other from being read: both
+    // sides' runs are named at once.
+    std::optional<int> failed;
     for (Side *side : {&base, &next})
-        if (const auto code = load(*side, options, in.import, in.cancel, io)) return *code;
+        if (const auto code = load(*side, options, in.import, in.cancel, io)) {
+            if (*code != Usage) return *code;
+            failed = failed.value_or(*code);
+        }
+    if (failed) return *failed;
     out = RunComparison::compare(*base.run, in.baseLabel.value_or(base.path), *next.run, in.nextLabel.value_or(next.path));
     if (inputPaths) {
         *inputPaths = base.session->inputPaths();

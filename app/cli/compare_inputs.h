@@ -26,9 +26,16 @@ struct CompareInputs {
     const std::atomic<bool> *cancel = nullptr;  // raised: stops an import, or before the next side (GUI)
 };
 
+// The runs each side holds, in the order the report lists them (empty: the side was not analysed).
+// A window offers them when a side holds several and none was named.
+struct CompareRuns {
+    std::vector<std::string> base, next;
+};
+
 // Ok or Partial with `out` filled; Usage or Unreadable (message printed) otherwise. `inputPaths`
-// receives every file read on both sides (an output must be none of them).
+// receives every file read on both sides (an output must be none of them); `runs` the runs of
+// every side that was analysed, whether or not the comparison could be made.
 int compareInputs(const CompareInputs &in, const ReportOptions &options, Streams io, RunComparison &out,
-                  std::vector<std::string> *inputPaths = nullptr);
+                  std::vector<std::string> *inputPaths = nullptr, CompareRuns *runs = nullptr);
 
 } // namespace stepscope::cli

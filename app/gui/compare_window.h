@@ -4,6 +4,9 @@
 // own (removed with it) and compares the two (compareInputs, the same as `stepscope compare`); the
 // window says "Comparing…" meanwhile and names the side that failed. Then a Summary tab
 // (CompareView) and a Timelines tab (AlignedTimelines: both runs stacked, step-aligned, linked zoom).
+// When a side holds several runs (a folder with two captures) a bar above the tabs offers each
+// side's runs; Compare runs the comparison again with the picked ones (the new side's import is
+// kept), and the choice is remembered per path for the next comparison.
 // File ▸ Export (Ctrl+E) writes the current tab through ViewExporter (PNG/SVG/PDF) with a caption
 // naming both runs. Closing the window cancels a running import (rolled back) without waiting for
 // it, but for an analysis in progress, which has no cancel.
@@ -17,7 +20,10 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
 
+class QComboBox;
+class QLabel;
 class QTabWidget;
 
 namespace stepscope::gui {
@@ -35,6 +41,12 @@ public:
     AlignedTimelines *timelines() const { return m_timelines; }
     QTabWidget *tabs() const { return m_tabs; }
     QString lastError() const { return m_error; }
+    // The run pickers, shown when a side holds several runs.
+    QWidget *runChooser() const { return m_chooser; }
+    QComboBox *baseRunBox() const { return m_baseRun; }
+    QComboBox *nextRunBox() const { return m_nextRun; }
+    // Compares again with the runs picked in the chooser.
+    void compareChosenRuns();
     // The caption lines of an export: both runs and the change. Empty before a comparison.
     QStringList caption() const;
     // Writes the view to `file` (.png/.svg/.pdf); an empty string, or why not.
@@ -45,6 +57,10 @@ signals:
 
 private:
     void exportDialog();
+    void run(const std::optional<QString> &baseRun, const std::optional<QString> &nextRun);
+    void showRuns(const QStringList &base, const QStringList &next, const QString &baseUsed, const QString &nextUsed);
+    static QString rememberedRun(const QString &path);
+    static void rememberRun(const QString &path, const QString &run);
 
     QTabWidget *m_tabs;
     CompareView *m_view;
@@ -52,6 +68,13 @@ private:
     QTemporaryDir m_scratch;  // the new run's session, when it was not one already
     BackgroundJob m_job;  // after m_scratch: its worker is stopped before the folder goes
     int m_runs = 0;  // comparisons started: names each one's scratch session
+    QWidget *m_chooser;
+    QLabel *m_chooserNote;
+    QComboBox *m_baseRun, *m_nextRun;
+    // What start() was given, for Compare with other runs.
+    QString m_base, m_next, m_baseLabel;
+    ReportOptions m_options;
+    QString m_nextImported;  // the scratch session m_next was imported into, once that succeeded
     bool m_ready = false;
     QString m_error;
 };

@@ -39,6 +39,7 @@ void RangeOpStats::request(const std::filesystem::path &session, const RunRow &r
 void RangeOpStats::clear() {
     m_pending.reset();
     m_job.cancel();
+    m_running = false;
     m_range = {};
     m_result.clear();
 }
@@ -52,6 +53,7 @@ void RangeOpStats::startNext() {
     if (!m_pending) return;
     Request r = std::move(*m_pending);
     m_pending.reset();
+    m_running = true;
     if (!r.events && m_events && m_events->runId == r.run.id) r.events = m_events;  // read since it was queued
     m_job.start([this, r = std::move(r)](const CancelToken &cancel) -> BackgroundJob::Deliver {
         std::shared_ptr<const AnalysedEvents> events = r.events;
@@ -66,6 +68,7 @@ void RangeOpStats::startNext() {
         }
         return [this, range = r.range, ops = std::move(ops), events, error]() mutable {
             if (events) m_events = events;
+            m_running = false;  // the job's own flag stays up until this returns
             m_range = range;
             m_result = std::move(ops);
             m_error = error;

@@ -37,7 +37,7 @@ public:
     void request(const std::filesystem::path &session, const RunRow &run, std::vector<OpStat> wholeRun, NsRange range);
     void clear();         // forget pending work and the result; a running computation is cancelled
     void forgetEvents();  // drop the kept events (memory): the next request reads them again
-    bool busy() const { return m_job.busy(); }
+    bool busy() const { return m_running; }  // a computation runs (false again when ready() is emitted)
     bool holdsEvents() const { return bool(m_events); }
     NsRange range() const { return m_range; }
     const std::vector<OpStat> &result() const { return m_result; }
@@ -63,6 +63,7 @@ private:
 
     std::optional<Request> m_pending;
     BackgroundJob m_job;
+    bool m_running = false;
     std::shared_ptr<const AnalysedEvents> m_events;
     NsRange m_range;
     std::vector<OpStat> m_result;

@@ -122,6 +122,10 @@ private slots:
         QTRY_COMPARE(proxy->rowCount(), 1);
         QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 1);
         QVERIFY(view.findChild<QLabel *>("opStatsScope")->text().contains("visible range"));
+        // Once the numbers are in, the caption no longer says they are coming (issue #35, item 6).
+        QTRY_VERIFY(!view.rangeStats()->busy());
+        QVERIFY2(!view.findChild<QLabel *>("opStatsScope")->text().contains("updating"),
+                 qPrintable(view.findChild<QLabel *>("opStatsScope")->text()));
         // The run's events are read once, on the worker, and kept only while the option is on.
         QVERIFY(view.rangeStats()->holdsEvents());
         // The same numbers as the analyzer over that window.
@@ -135,6 +139,7 @@ private slots:
         m_time.setRange({s3.start, s3.end});
         QTRY_COMPARE(view.rangeStats()->range(), (NsRange{s3.start, s3.end}));
         QTRY_COMPARE(proxy->rowCount(), 0);
+        QTRY_VERIFY(!view.findChild<QLabel *>("opStatsScope")->text().contains("updating"));
         save(&view, "ops_range");
         view.setVisibleRangeOnly(false);  // back to the whole run, and the events are let go
         QCOMPARE(proxy->index(0, OpStatsTableModel::Count).data().toInt(), 2);

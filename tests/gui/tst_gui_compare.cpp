@@ -11,6 +11,7 @@
 #include "models/analysis/op_delta_table_model.h"
 #include "tests/test_support.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -136,6 +137,51 @@ private slots:
         QTest::qWait(100);
         const QString png = QStringLiteral(STEPSCOPE_BINARY_DIR "/test-output/compare_timelines.png");
         QVERIFY(c->exportTo(png).isEmpty());
+        delete c;
+    }
+
+    // A folder with two runs (issue #35, item 1): the window offers each side's runs instead of a
+    // command-line option, compares the picked ones, and remembers the pick for the next comparison.
+    void folderWithTwoRunsOffersAChoice() {
+        const std::filesystem::path two = std::filesystem::path(m_dir.path().toStdString()) / "two";
+        for (const auto &[file, bottleneck] : {std::pair{"slow.pt.trace.json.gz", synth::Bottleneck::Input},
+                                              std::pair{"quick.pt.trace.json.gz", synth::Bottleneck::None}}) {
+            synth::SyntheticProfileOptions o;
+            o.steps = 12;
+            o.seed = 9;
+            o.bottleneck = bottleneck;
+            synth::SyntheticProfileGenerator(o).generate(two / file, {});
+        }
+        const QString folder = QString::fromStdString(two.string());
+        gui::MainWindow w(nullptr, gui::MainWindow::Mode::Headless);
+        QVERIFY2(openIn(w, m_input), qPrintable(w.lastError()));
+        gui::CompareWindow *c = w.compareWith(folder);
+        QSignalSpy done(c, &gui::CompareWindow::finished);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY2(c->lastError().contains(QStringLiteral("pick")) && !c->lastError().contains(QStringLiteral("--")),
+                 qPrintable(c->lastError()));
+        QVERIFY(c->runChooser()->isVisibleTo(c));
+        QCOMPARE(c->nextRunBox()->count(), 2);
+        QVERIFY(!c->baseRunBox()->isEnabled());  // the base holds one run: nothing to pick there
+        const int quick = c->nextRunBox()->findText(QStringLiteral("quick"), Qt::MatchContains);
+        QVERIFY(quick >= 0);
+        c->nextRunBox()->setCurrentIndex(quick);
+        const QString picked = c->nextRunBox()->currentText();
+        done.clear();
+        c->compareChosenRuns();
+        QVERIFY(done.wait(120000));
+        QVERIFY2(done.first().first().toBool(), qPrintable(c->lastError()));
+        QCOMPARE(QString::fromStdString(c->view()->comparison().next.run), picked);
+        QVERIFY(c->view()->comparison().stepTimeChangePct < -30);  // the quick run is the fixed one
+        QVERIFY(c->runChooser()->isVisibleTo(c));                   // and another can still be picked
+        delete c;
+        // The next comparison with that folder compares the remembered run at once.
+        c = w.compareWith(folder);
+        QSignalSpy again(c, &gui::CompareWindow::finished);
+        QVERIFY(again.wait(120000));
+        QVERIFY2(again.first().first().toBool(), qPrintable(c->lastError()));
+        QCOMPARE(QString::fromStdString(c->view()->comparison().next.run), picked);
         delete c;
     }
 
