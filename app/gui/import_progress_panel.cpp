@@ -86,6 +86,7 @@ ImportProgressPanel::ImportProgressPanel(QWidget *parent)
 void ImportProgressPanel::begin(const QString &what) {
     m_title->setText(tr("Importing %1 —").arg(what));
     static_cast<MiddleElidedLabel *>(m_file)->setFullText(tr("looking for profiles and metrics…"));
+    m_bar->setRange(0, 1000);
     m_bar->setValue(0);
     m_bar->setFormat(tr("%p%"));
     m_detail->setText(tr("starting…"));
@@ -97,6 +98,13 @@ void ImportProgressPanel::begin(const QString &what) {
 }
 
 void ImportProgressPanel::update(qint64 done, qint64 total, const QString &file, qint64 eventsDone) {
+    if (total > 0 && done >= total) {
+        // All read: what is left (the last file's events, indexes, summaries) has no byte count.
+        m_bar->setRange(0, 0);
+        m_detail->setText(tr("all %1 MB read · finishing the session (events, indexes, summaries)…").arg(total / 1e6, 0, 'f', 1));
+        return;
+    }
+    m_bar->setRange(0, 1000);
     m_bar->setValue(total > 0 ? int(done * 1000 / total) : 0);
     auto *label = static_cast<MiddleElidedLabel *>(m_file);
     if (label->toolTip() != file) {
@@ -119,11 +127,21 @@ void ImportProgressPanel::setNote(const QString &note) {
     m_note->setVisible(!note.isEmpty());
 }
 
+void ImportProgressPanel::showOpening() {
+    if (!isVisible()) return;
+    m_bar->setRange(0, 0);
+    m_detail->setText(tr("imported · opening the session…"));
+    m_cancel->setEnabled(false);
+    repaint();
+}
+
 void ImportProgressPanel::end() { hide(); }
+
+bool ImportProgressPanel::finishing() const { return m_bar->maximum() == 0; }
 
 QString ImportProgressPanel::fileText() const { return static_cast<MiddleElidedLabel *>(m_file)->fullText(); }
 QString ImportProgressPanel::detailText() const { return m_detail->text(); }
 QString ImportProgressPanel::noteText() const { return m_note->text(); }
-int ImportProgressPanel::percent() const { return m_bar->value() / 10; }
+int ImportProgressPanel::percent() const { return m_bar->maximum() == 0 ? 100 : m_bar->value() / 10; }
 
 } // namespace stepscope::gui

@@ -24,6 +24,9 @@ public:
     void setNote(const QString &note);
     // Rates and time left count from now (the import proper starts after a first picture).
     void restartClock() { m_clock.start(); }
+    // The import is complete: the strip says the session is being opened (drawn at once, as the
+    // window is busy until it is shown).
+    void showOpening();
     void end();
 
     // For tests and screenshots: what the panel says now.
@@ -31,6 +34,9 @@ public:
     QString detailText() const;
     QString noteText() const;
     int percent() const;
+    // Every byte is read and the session is being finished (indexes, summaries): the bar is a busy
+    // indicator instead of a 100 % that does not move.
+    bool finishing() const;
     QPushButton *cancelButton() const { return m_cancel; }
 
 signals:

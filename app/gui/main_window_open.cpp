@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 
 #include "importers/xplane/profile_run_selector.h"
+#include "views/analysis/findings_view.h"
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 
@@ -185,6 +186,7 @@ void MainWindow::startImport(const QString &sessionPath, const QStringList &inpu
     QStringList names;
     for (const QString &p : inputs) names << QFileInfo(p).fileName();
     m_progressPanel->begin(names.join(QStringLiteral(", ")));
+    static_cast<FindingsView *>(m_findings)->setImporting(names.join(QStringLiteral(", ")));
     const qint64 previewEvents = m_pendingIsNew ? previewEventsFor(inputs) : 0;
     m_previewPath = previewEvents > 0 ? previewPathFor(sessionPath) : QString();
     m_worker->start(sessionPath, inputs, options, previewEvents);
@@ -220,7 +222,10 @@ void MainWindow::onPreviewReady(const QString &previewPath) {
 }
 
 void MainWindow::onImportFinished(const ImportOutcome &outcome) {
-    m_progressPanel->end();
+    // The strip says what the window does until the session is shown, then goes (it does not stay
+    // on screen, empty, while the views load).
+    m_progressPanel->showOpening();
+    static_cast<FindingsView *>(m_findings)->setImporting({});
     const ImportSummary &sum = outcome.summary;
     const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
     // The first picture, if one was shown, gives way to the whole import (the user's zoom kept
@@ -269,6 +274,7 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         else if (changed > 0)
             showStatus(tr("Imported %n file(s), %1 events", nullptr, changed).arg(sum.events()));
     }
+    m_progressPanel->end();
     if (!preview.isEmpty()) removeSessionFiles(preview.toStdString());  // closed above, if it was open
     QStringList problems;
     if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;

@@ -60,6 +60,7 @@ public:
         for (const auto &[t, v] : samples) m_writer->addMetricSample(id, t, v);
         return id;
     }
+    SessionWriter &writer() { return *m_writer; }
     void commit() {
         writeSlices();
         m_writer->commit();

@@ -12,6 +12,7 @@
 #include "views/analysis/findings_view.h"
 #include "views/analysis/name_column.h"
 #include "views/analysis/op_stats_view.h"
+#include "views/log/import_log_view.h"
 #include "views/utilization/range_stats_table.h"
 #include "views/utilization/utilization_view.h"
 
@@ -88,6 +89,31 @@ private slots:
         auto *side = view.findChild<QComboBox *>(QString(), Qt::FindDirectChildrenOnly);
         QVERIFY(side);
         QCOMPARE(view.table()->model()->index(0, OpStatsTableModel::Name).data().toString(), QStringLiteral("MatMul"));
+    }
+
+    // An Import log message is never cut ("0 synchronizations, …", issue #35 item 10): it wraps in
+    // its column, and its tooltip holds it whole.
+    void importLogMessagesWrap() {
+        AnalysisFixture f;
+        f.step(1, 0, 100 * kMs);
+        const std::string message =
+            "0 synchronizations, 3 memcpy calls and 12 kernels had no correlation id: their launches are not linked to the GPU "
+            "work they started, so the critical path and the launch overhead leave them out";
+        f.writer().log(std::nullopt, Severity::Warning, "/trace.json", "line 3", message);
+        f.commit();
+        SessionModel session;
+        session.setStore(std::make_unique<SessionStore>(f.store().path()));
+        ImportLogView view(&session);
+        view.resize(700, 300);
+        view.show();
+        QCoreApplication::processEvents();
+        QCOMPARE(view.rowCount(), 1);
+        QCOMPARE(view.item(0, 3)->text(), QString::fromStdString(message));
+        QVERIFY(view.item(0, 3)->toolTip().contains(QStringLiteral("critical path and the launch overhead leave them out")));
+        const int lineHeight = view.fontMetrics().height();
+        QTRY_VERIFY2(view.rowHeight(0) >= 2 * lineHeight,
+                     qPrintable(QStringLiteral("row %1 px, a line %2 px").arg(view.rowHeight(0)).arg(lineHeight)));
+        savePng(&view, "import_log");
     }
 
     void opNameColumnShowsTheWholeName() {

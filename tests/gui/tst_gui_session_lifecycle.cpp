@@ -5,6 +5,7 @@
 #include "app/gui/gui_main.h"
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/main_window.h"
+#include "views/analysis/findings_view.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 #include "views/timeline/slice_details_view.h"
@@ -110,9 +111,14 @@ private slots:
         const QString sessionA = w.session()->path();
         const int64_t slicesA = sliceCount(w);
 
+        auto *findings = static_cast<FindingsView *>(w.viewWidget("findings"));
+        QTRY_VERIFY(findings->bottleneckText().contains("Bottleneck"));
+        const QString verdictA = findings->bottleneckText();
         QSignalSpy done(&w, &gui::MainWindow::importFinished);
         w.openPaths({b.path()});
         QVERIFY(w.progressPanel()->isVisibleTo(&w));
+        // While B is imported, A's verdict is not shown as if it were B's (issue #35, item 10).
+        QVERIFY2(findings->bottleneckText().contains("Importing " + QFileInfo(b.path()).fileName()), qPrintable(findings->bottleneckText()));
         w.progressPanel()->cancelButton()->click();
         QVERIFY(done.wait(120000));
         QVERIFY(!done.first().first().toBool());
@@ -121,6 +127,7 @@ private slots:
         QVERIFY(w.session()->isOpen());
         QCOMPARE(w.session()->path(), sessionA);
         QCOMPARE(sliceCount(w), slicesA);
+        QTRY_COMPARE(findings->bottleneckText(), verdictA);
         QVERIFY2(w.lastStatus().contains("cancelled") && w.lastStatus().contains(QFileInfo(sessionA).fileName()),
                  qPrintable(w.lastStatus()));
         QVERIFY2(!w.lastStatus().contains("unchanged"), qPrintable(w.lastStatus()));
@@ -256,8 +263,18 @@ private slots:
         QCOMPARE(panel->percent(), 50);
         QVERIFY2(panel->detailText().contains("events/s") && panel->detailText().contains("left"), qPrintable(panel->detailText()));
         QVERIFY2(panel->fileText().endsWith(".json.gz"), qPrintable(panel->fileText()));
+        QVERIFY(!panel->finishing());
         QApplication::processEvents();
         QVERIFY(w.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_session_lifecycle_progress.png")));
+        // Every byte read: the session is being finished, a busy bar instead of a 100 % that stays
+        // for seconds (issue #35, item 10); the next import starts from an empty bar.
+        panel->update(100'000'000, 100'000'000, "/data/run7/last.pt.trace.json.gz", 4'000'000);
+        QVERIFY(panel->finishing());
+        QVERIFY2(panel->detailText().contains("finishing"), qPrintable(panel->detailText()));
+        panel->end();
+        panel->begin("logdir");
+        QVERIFY(!panel->finishing());
+        QCOMPARE(panel->percent(), 0);
         panel->end();
     }
 };

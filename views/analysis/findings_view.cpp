@@ -129,8 +129,19 @@ void FindingsView::reloadRuns() {
     reload();
 }
 
+void FindingsView::setImporting(const QString &what) {
+    if (what == m_importing) return;
+    m_importing = what;
+    m_runBox->setEnabled(what.isEmpty());
+    reload();
+}
+
 void FindingsView::reload() {
     m_tree->clear();
+    if (!m_importing.isEmpty()) {
+        m_bottleneck->setText(tr("Importing %1: its findings follow when it is analysed.").arg(m_importing.toHtmlEscaped()));
+        return;
+    }
     const RunAnalysis *a = m_runBox->currentIndex() >= 0 ? m_analysis->analysisOrStart(m_runBox->currentData().toLongLong()) : nullptr;
     if (!a) {
         const bool pending = m_runBox->currentIndex() >= 0 && m_analysis->pending(m_runBox->currentData().toLongLong());

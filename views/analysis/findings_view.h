@@ -34,6 +34,9 @@ public:
     void activate(QTreeWidgetItem *item);
     // Shows run `runId` (a rank picked in the Job view); nothing when the session has no such run.
     void showRun(qint64 runId);
+    // While another import runs, the open session's verdict is not shown as if it were the new one's:
+    // the panel says what is being imported. An empty name shows the open session's findings again.
+    void setImporting(const QString &what);
 
 private:
     void reloadRuns();
@@ -45,6 +48,7 @@ private:
     QComboBox *m_runBox;
     QLabel *m_bottleneck;
     QTreeWidget *m_tree;
+    QString m_importing;
 };
 
 } // namespace stepscope

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QPainter>
+#include <QTimer>
 
 namespace stepscope {
 
@@ -12,7 +13,17 @@ ImportLogView::ImportLogView(SessionModel *session, QWidget *parent) : QTableWid
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
-    setWordWrap(false);
+    // A message is never cut: it wraps in its column, rows as tall as their text (measured again when
+    // the column's width changes), and its tooltip holds it whole.
+    setWordWrap(true);
+    setTextElideMode(Qt::ElideNone);
+    auto *remeasure = new QTimer(this);
+    remeasure->setSingleShot(true);
+    remeasure->setInterval(50);
+    connect(remeasure, &QTimer::timeout, this, &QTableView::resizeRowsToContents);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, remeasure, [remeasure](int column) {
+        if (column == 3) remeasure->start();
+    });
     connect(m_session, &SessionModel::sessionChanged, this, &ImportLogView::reload);
     reload();
 }
@@ -43,10 +54,13 @@ void ImportLogView::reload() {
         fileItem->setToolTip(file.toHtmlEscaped());  // tooltips guess rich text
         setItem(i, 1, fileItem);
         setItem(i, 2, new QTableWidgetItem(QString::fromStdString(r.position)));
-        setItem(i, 3, new QTableWidgetItem(QString::fromStdString(r.message)));
+        auto *message = new QTableWidgetItem(QString::fromStdString(r.message));
+        message->setToolTip(message->text().toHtmlEscaped());
+        setItem(i, 3, message);
     }
     resizeColumnToContents(0);
     resizeColumnToContents(1);
+    resizeRowsToContents();
 }
 
 } // namespace stepscope
