@@ -4,6 +4,7 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/export_dialog.h"
 #include "app/gui/import_progress_panel.h"
+#include "app/gui/start_page.h"
 
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/findings_view.h"
@@ -116,6 +117,11 @@ void MainWindow::buildDocks() {
     m_progressPanel = new ImportProgressPanel(centre);
     centreLayout->addWidget(m_progressPanel);
     centreLayout->addWidget(m_timeline, 1);
+    // Until a session is open, a start page is where the timeline will be.
+    m_startPage = new StartPage(this);
+    connect(m_startPage, &StartPage::recentActivated, this, [this](const QString &entry) { openPaths(entry.split('\n')); });
+    connect(m_startPage, &StartPage::openDemoRequested, this, &MainWindow::openDemo);
+    connect(m_startPage, &StartPage::shortcutsRequested, this, [this] { KeyboardShortcuts::showDialog(this); });
     setCentralWidget(centre);
     m_details = new SliceDetailsView(m_timeline->timeline(), m_time, this);
 
@@ -171,6 +177,7 @@ void MainWindow::buildDocks() {
     resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);
     resizeDocks({findChild<QDockWidget *>("stepsDock"), findChild<QDockWidget *>("findingsDock")}, {900, 500}, Qt::Horizontal);
     m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
+    m_startPage->cover(this);
 }
 
 QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log", "job"}; }
@@ -215,32 +222,35 @@ QWidget *MainWindow::viewWidget(const QString &name) const {
 
 void MainWindow::buildMenus() {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Open &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+    QAction *openFolder = file->addAction(tr("Open &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open profile folder"), lastFolder());
         if (dir.isEmpty()) return;
         rememberFolder(QFileInfo(dir).absolutePath());
         openPaths({dir});
     });
-    file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
+    QAction *openFile = file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open trace or metrics files"), lastFolder());
         if (files.isEmpty()) return;
         rememberFolder(files[0]);
         openPaths(files);
     });
+    connect(m_startPage, &StartPage::openFolderRequested, openFolder, &QAction::trigger);
+    connect(m_startPage, &StartPage::openFileRequested, openFile, &QAction::trigger);
+    file->addAction(tr("Open &Demo"), this, &MainWindow::openDemo);
     file->addAction(tr("Open &Session…"), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), lastFolder(), tr("Stepscope sessions (*.stepscope)"));
         if (f.isEmpty()) return;
         rememberFolder(f);
         openSession(f);
     });
-    file->addAction(tr("&Add Files to Session…"), this, [this] {
+    m_sessionActions << file->addAction(tr("&Add Files to Session…"), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add files to the session"), lastFolder());
         if (files.isEmpty()) return;
         rememberFolder(files[0]);
         addToSession(files);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(tr("&Clock Offsets…"), this, [this] {
+    m_sessionActions << file->addAction(tr("&Clock Offsets…"), this, [this] {
         if (!m_session->isOpen()) return;
         ClockOffsetDialog dialog(m_session, this);
         dialog.exec();
@@ -248,6 +258,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QMenu *compare = file->addMenu(tr("Co&mpare With"));
     compare->setToolTip(tr("The open session is the base; pick the run after the change"));
+    m_sessionActions << compare->menuAction();
     compare->addAction(tr("&Folder…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with a logdir"), lastFolder());
         if (dir.isEmpty()) return;
@@ -260,9 +271,11 @@ void MainWindow::buildMenus() {
         rememberFolder(f);
         compareWith(f);
     });
-    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
-    file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("timeline")); });
-    file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] { exportPicture(QStringLiteral("window")); });
+    m_sessionActions << file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::saveSessionAs);
+    m_sessionActions << file->addAction(tr("Export &View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                                        [this] { exportPicture(QStringLiteral("timeline")); });
+    m_sessionActions << file->addAction(tr("&Export Window…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                                        [this] { exportPicture(QStringLiteral("window")); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -297,6 +310,7 @@ void MainWindow::buildToolBar() {
     m_batchSize->setRange(0, 1 << 24);
     m_batchSize->setSpecialValueText(tr("unknown"));
     m_batchSize->setToolTip(tr("Samples per step, saved in the session; gives throughput in samples/s"));
+    m_batchSize->setEnabled(false);  // until a session is open
     bar->addWidget(m_batchSize);
     connect(m_batchSize, &QSpinBox::editingFinished, this, [this] {
         SessionStore *store = m_session->store();
@@ -359,6 +373,9 @@ void MainWindow::buildStatusBar() {
     });
     statusBar()->addWidget(m_sessionLabel, 1);
     statusBar()->addPermanentWidget(m_warnings);
+    // One height whatever it shows (QStatusBar measures again on every message, and the docks above
+    // it moved by a few pixels when it did).
+    statusBar()->setFixedHeight(std::max(m_warnings->sizeHint().height(), m_sessionLabel->sizeHint().height()) + 8);
     // A message takes the session label's place while it shows. QStatusBar hides normal widgets
     // only when they are visible at that moment, so a label shown later was drawn under it.
     connect(statusBar(), &QStatusBar::messageChanged, m_sessionLabel,
@@ -371,6 +388,8 @@ void MainWindow::showStatus(const QString &text, int ms) {
 }
 
 void MainWindow::refreshStatus() {
+    for (QAction *a : m_sessionActions) a->setEnabled(m_session->isOpen());
+    updateStartPage();
     if (!m_session->isOpen()) {
         m_sessionLabel->setText(tr("No session open"));
         m_warnings->hide();

@@ -31,6 +31,7 @@ namespace stepscope::gui {
 class AnnotationDocks;
 class CompareWindow;
 class ImportProgressPanel;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -66,6 +67,13 @@ public:
     // The last status-bar message about opening or importing (what the user was told).
     QString lastStatus() const { return m_lastStatus; }
     ImportProgressPanel *progressPanel() const { return m_progressPanel; }
+    // In the timeline's place while no session is open.
+    StartPage *startPage() const { return m_startPage; }
+    // Writes the demo profile (a generated input-bound PyTorch run and its nvidia-smi log) into the
+    // user's data folder, unless it is there, and opens it.
+    void openDemo();
+    // File actions that need an open session (Export, Compare, Save As, Add Files, Clock Offsets).
+    QList<QAction *> sessionActions() const { return m_sessionActions; }
     // Recent files as the File menu lists them: each thing once, by canonical path; what was opened
     // together is one entry, its paths one per line.
     static QStringList recentFiles();
@@ -111,6 +119,7 @@ private:
     qint64 previewEventsFor(const QStringList &inputs) const;
     void addRecent(const QString &path);
     void rebuildRecentMenu();
+    void updateStartPage();  // shows it (with the recent sessions) or the timeline
     void refreshStatus();
     void showStatus(const QString &text, int ms = 8000);
     // A session was (re)opened: nothing the user picked in the previous one stays (slice details,
@@ -147,6 +156,8 @@ private:
     QMenu *m_viewMenu = nullptr;
     QLabel *m_sessionLabel = nullptr;
     ImportProgressPanel *m_progressPanel = nullptr;
+    StartPage *m_startPage = nullptr;
+    QList<QAction *> m_sessionActions;
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     RunChooser m_runChooser;

@@ -3,6 +3,8 @@
 
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/main_window.h"
+#include "app/gui/start_page.h"
+#include "app/synth/synthetic_profile_generator.h"
 
 #include "importers/xplane/profile_run_selector.h"
 #include "views/analysis/findings_view.h"
@@ -222,9 +224,10 @@ void MainWindow::onPreviewReady(const QString &previewPath) {
 }
 
 void MainWindow::onImportFinished(const ImportOutcome &outcome) {
-    // The strip says what the window does until the session is shown, then goes (it does not stay
-    // on screen, empty, while the views load).
+    // The strip's last picture says what the window does until the session is shown (drawn now; the
+    // window repaints only when the views are loaded), instead of an empty strip.
     m_progressPanel->showOpening();
+    m_progressPanel->end();
     static_cast<FindingsView *>(m_findings)->setImporting({});
     const ImportSummary &sum = outcome.summary;
     const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
@@ -274,7 +277,6 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         else if (changed > 0)
             showStatus(tr("Imported %n file(s), %1 events", nullptr, changed).arg(sum.events()));
     }
-    m_progressPanel->end();
     if (!preview.isEmpty()) removeSessionFiles(preview.toStdString());  // closed above, if it was open
     QStringList problems;
     if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;
@@ -348,6 +350,46 @@ void MainWindow::rebuildRecentMenu() {
         a->setToolTip(entry);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+    updateStartPage();
+}
+
+void MainWindow::updateStartPage() {
+    if (!m_startPage) return;
+    const bool start = !m_session->isOpen();
+    m_startPage->setVisible(start);
+    if (start) m_startPage->raise();
+    if (!start) return;
+    QList<StartPage::Recent> recent;
+    // A headless window (exports) never reads the user's recent sessions.
+    for (const QString &entry : m_mode == Mode::Interactive ? recentFiles() : QStringList()) {
+        const QStringList paths = entry.split('\n');
+        const QString session = paths.size() == 1 && QFileInfo(paths[0]).suffix() == "stepscope" ? paths[0] : sessionPathFor(paths);
+        recent.append({entry, recentLabel(entry), describeSessionFile(session)});
+    }
+    m_startPage->setRecent(recent);
+}
+
+void MainWindow::openDemo() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/demo";
+    const std::filesystem::path root = dir.toStdString();
+    const std::filesystem::path trace = root / "plugins/profile/demo/demo.pt.trace.json.gz", metrics = root / "nvidia-smi.csv";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(trace, ec) || !std::filesystem::is_regular_file(metrics, ec)) {
+        // The recipe of the bundled demo (resources/demo/demo.args).
+        synth::SyntheticProfileOptions o;
+        o.steps = 40;
+        o.bottleneck = synth::Bottleneck::Input;
+        o.seed = 7;
+        o.profileMemory = true;
+        try {
+            synth::SyntheticProfileGenerator(o).generate(trace, metrics);
+        } catch (const std::exception &e) {
+            m_lastError = tr("The demo could not be written to %1: %2").arg(dir, QString::fromStdString(e.what()));
+            showStatus(m_lastError);
+            return;
+        }
+    }
+    openPaths({dir});
 }
 
 QString MainWindow::lastFolder() {

@@ -5,6 +5,7 @@
 #include "app/gui/gui_main.h"
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/main_window.h"
+#include "app/gui/start_page.h"
 #include "views/analysis/findings_view.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
@@ -12,6 +13,8 @@
 #include "views/timeline/timeline_pane_view.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QListWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
@@ -202,6 +205,49 @@ private slots:
         for (const char *suffix : {"-wal", "-shm"}) QVERIFY2(!QFileInfo::exists(session + suffix), qPrintable(session + suffix));
     }
 
+    // First launch (issue #35, item 4): a start page where the timeline will be, with the ways in;
+    // Export and Compare are disabled until a session is open; the demo opens from it; the next
+    // launch lists it as a recent session with what it holds.
+    void firstLaunchShowsTheStartPage() {
+        QSettings().remove("recentFiles");
+        gui::MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        gui::StartPage *page = w.startPage();
+        QVERIFY(page->isVisible());
+        // It lies over the timeline and the docks (no empty axes around it), under the menus.
+        QVERIFY(page->geometry().contains(w.centralWidget()->geometry()));
+        QVERIFY(page->geometry().contains(w.findChild<QDockWidget *>("stepsDock")->geometry()));
+        QVERIFY(!page->recentList()->isVisible());  // nothing opened yet: a sentence says so instead
+        QVERIFY(!w.sessionActions().isEmpty());
+        for (QAction *a : w.sessionActions()) QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+        for (const char *name : {"startOpenFolder", "startOpenFile", "startOpenDemo"})
+            QVERIFY2(page->findChild<QPushButton *>(name) && page->findChild<QPushButton *>(name)->isVisible(), name);
+        QVERIFY(w.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_session_lifecycle_start.png")));
+        QSignalSpy done(&w, &gui::MainWindow::importFinished);
+        page->findChild<QPushButton *>("startOpenDemo")->click();
+        QVERIFY(done.wait(120000));
+        QVERIFY2(done.first().first().toBool(), qPrintable(w.lastError()));
+        QVERIFY(!page->isVisible());
+        for (QAction *a : w.sessionActions()) QVERIFY2(a->isEnabled(), qPrintable(a->text()));
+        QVERIFY(w.session()->path().contains("demo"));
+
+        gui::MainWindow next;
+        next.resize(1280, 720);
+        next.show();
+        QVERIFY(next.startPage()->isVisible());
+        QCOMPARE(next.startPage()->recentList()->count(), 1);
+        const QString entry = next.startPage()->recentText(0);
+        QVERIFY2(entry.contains("demo") && entry.contains("1 run") && entry.contains("MB"), qPrintable(entry));
+        QVERIFY(next.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_session_lifecycle_start_recent.png")));
+        QSignalSpy reopened(&next, &gui::MainWindow::importFinished);
+        emit next.startPage()->recentList()->itemActivated(next.startPage()->recentList()->item(0));
+        QVERIFY(reopened.wait(120000));
+        QCOMPARE(next.session()->path(), w.session()->path());
+        QVERIFY(!next.startPage()->isVisible());
+    }
+
     void cancelWithNothingOpenShowsTheStartPage() {
         QTemporaryDir b;
         QVERIFY(copyDemo(b.path()));
@@ -211,6 +257,7 @@ private slots:
         w.importWorker()->cancel();
         QVERIFY(done.wait(120000));
         QVERIFY(!w.session()->isOpen());
+        QVERIFY(w.startPage()->isVisibleTo(&w));
         QVERIFY2(w.lastStatus().contains("no session is open"), qPrintable(w.lastStatus()));
         QVERIFY(!QFileInfo::exists(gui::MainWindow::sessionPathFor({b.path()})));
     }
