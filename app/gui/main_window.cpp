@@ -2,6 +2,7 @@
 
 #include "app/gui/annotation_docks.h"
 #include "app/gui/compare_window.h"
+#include "app/gui/dock_share_keeper.h"
 #include "app/gui/export_dialog.h"
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/start_page.h"
@@ -36,6 +37,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -72,27 +74,31 @@ MainWindow::MainWindow(QWidget *parent, Mode mode)
         refreshStatus();
     });
 
-    resize(1400, 900);
+    // 1400×900, or the screen's room when it is smaller (a 1280×720 screen gets the whole of it).
+    QSize size(1400, 900);
+    if (const QScreen *screen = QGuiApplication::primaryScreen(); screen && m_mode == Mode::Interactive)
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
     if (m_mode == Mode::Interactive) {
         QSettings settings;
         restoreGeometry(settings.value("window/geometry").toByteArray());
         restoreState(settings.value("window/state").toByteArray());
     }
+    // The window may be made smaller in one step (a maximised window restored onto a 1280×720
+    // screen): its minimum is not the sum of its panes' minimums at the old size (the timeline's
+    // minimum follows the window's height, see resizeEvent), but a fixed size every pane works at.
+    layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    setMinimumSize(800, 540);
+    m_docksKeeper = new DockShareKeeper(this, m_mode == Mode::Interactive ? QStringLiteral("window/centreShare") : QString());
     rebuildRecentMenu();
     refreshStatus();
 }
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area,
-                                 bool scrolls) {
+QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area) {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);  // needed for saveState()
-    if (!scrolls) {  // a panel that lays itself out to fit (and says its minimum)
-        dock->setWidget(widget);
-        addDockWidget(area, dock);
-        return dock;
-    }
     // Panels scroll rather than squash (and never take the timeline's share): a panel whose
     // contents grow (the Range table after a selection) gets a scroll bar, not more height.
     auto *scroll = new QScrollArea(dock);
@@ -151,9 +157,10 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), utilDock);
     tabifyDockWidget(utilDock, opsDock);
     tabifyDockWidget(opsDock, m_logDock);
-    // The job overview (ranks of a data-parallel job) sits with the step chart it generalises.
-    // It fits itself to the dock (words beside the charts) and never lets the dock cut them.
-    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea, false);
+    // The job overview (ranks of a data-parallel job) sits with the step chart it generalises. It
+    // scrolls when the dock is smaller than its words and charts need (its minimum width would
+    // otherwise be the whole bottom row's, squeezing the Findings beside it).
+    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_logDock, jobDock);
     // A heatmap cell brings that rank's run to the top of the timeline at that step; aligning the
     // ranks at a step is the timeline's view, chosen from either side.

@@ -30,6 +30,7 @@ namespace stepscope::gui {
 
 class AnnotationDocks;
 class CompareWindow;
+class DockShareKeeper;
 class ImportProgressPanel;
 class StartPage;
 
@@ -69,6 +70,7 @@ public:
     ImportProgressPanel *progressPanel() const { return m_progressPanel; }
     // In the timeline's place while no session is open.
     StartPage *startPage() const { return m_startPage; }
+    DockShareKeeper *docksKeeper() const { return m_docksKeeper; }
     // Writes the demo profile (a generated input-bound PyTorch run and its nvidia-smi log) into the
     // user's data folder, unless it is there, and opens it.
     void openDemo();
@@ -130,9 +132,8 @@ private:
     void saveSessionAs();
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
-    static constexpr double kCentreShare = 0.55;
-    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area,
-                         bool scrolls = true);
+    static constexpr double kCentreShare = 0.5;
+    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
     Mode m_mode;
     SessionModel *m_session;
@@ -157,6 +158,7 @@ private:
     QLabel *m_sessionLabel = nullptr;
     ImportProgressPanel *m_progressPanel = nullptr;
     StartPage *m_startPage = nullptr;
+    DockShareKeeper *m_docksKeeper = nullptr;  // the user's timeline/docks split across window sizes
     QList<QAction *> m_sessionActions;
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;

@@ -8,6 +8,7 @@
 // PNGs in the build folder's test-output/ (fin_window_1024x700*.png).
 
 #include "app/gui/gui_main.h"
+#include "app/gui/dock_share_keeper.h"
 #include "app/gui/main_window.h"
 #include "app/synth/step_simulator.h"
 #include "app/synth/synthetic_profile_generator.h"
@@ -23,6 +24,8 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
+#include <QStyle>
 #include <QMouseEvent>
 #include <QSettings>
 #include <QSignalSpy>
@@ -103,6 +106,34 @@ private slots:
         savePng(w, QStringLiteral("fin_window_1024x700_selection"));
         QCOMPARE(w.size(), QSize(1024, 700));
         QCOMPARE(timeline->height(), before);
+    }
+
+    // Window sizes (issue #35, item 3): at 1280×720 the findings are listed under the verdict;
+    // made larger again the docks get their part back instead of the timeline taking all the new
+    // height; the divider above the docks is a grip of several pixels.
+    void docksKeepTheirShareAcrossWindowSizes() {
+        gui::MainWindow w;
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY2(openIn(w, m_logdir), qPrintable(w.lastError()));
+        QTest::qWait(100);
+        QDockWidget *steps = w.findChild<QDockWidget *>("stepsDock");
+        QVERIFY(steps);
+        const int big = steps->height();
+        savePng(w, QStringLiteral("fin_window_1920x1080"));
+        w.resize(1280, 720);
+        QTest::qWait(100);
+        const int small = steps->height();
+        savePng(w, QStringLiteral("fin_window_1280x720"));
+        QVERIFY2(small < big, qPrintable(QStringLiteral("%1 %2").arg(small).arg(big)));
+        auto *findings = static_cast<FindingsView *>(w.viewWidget("findings"));
+        QVERIFY2(findings->tree()->height() >= 3 * findings->fontMetrics().lineSpacing(),
+                 qPrintable(QStringLiteral("findings list %1 px").arg(findings->tree()->height())));
+        w.resize(1920, 1080);
+        QTest::qWait(100);
+        QVERIFY2(std::abs(steps->height() - big) <= 12,
+                 qPrintable(QStringLiteral("docks %1 px at 1080 again, %2 px before").arg(steps->height()).arg(big)));
+        QVERIFY(w.style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, &w) >= 6);
     }
 
     void labelColumnIsResizableAndRemembered() {

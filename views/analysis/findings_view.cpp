@@ -18,7 +18,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QScopeGuard>
+#include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
+#include <QTextDocumentFragment>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -55,20 +60,68 @@ void FindingsView::resizeEvent(QResizeEvent *event) {
     const int severity = 2 * m_tree->indentation() + m_tree->fontMetrics().horizontalAdvance(tr("medium")) + 16;
     m_tree->header()->resizeSection(0, std::max(severity, std::min(w / 5, 130)));
     m_tree->header()->resizeSection(2, std::clamp(w / 3, 80, 420));  // op names are long: room when there is room
+    fitVerdict();
 }
+
+void FindingsView::fitVerdict() {
+    const bool expanded = verdictExpanded();
+    m_verdict->setVisible(expanded);
+    m_verdictLine->setVisible(!expanded);
+    if (!expanded) {
+        const QString text = m_bottleneck->text();
+        const QString first = QTextDocumentFragment::fromHtml(text.section(QStringLiteral("<br>"), 0, 0)).toPlainText();
+        m_verdictLine->setText(m_verdictLine->fontMetrics().elidedText(first, Qt::ElideRight, std::max(40, width() - 12)));
+        m_verdictLine->setToolTip(QTextDocumentFragment::fromHtml(text).toPlainText());
+        return;
+    }
+    const int width = std::max(50, m_verdict->width() - m_verdict->verticalScrollBar()->sizeHint().width());
+    const int needed = m_bottleneck->heightForWidth(width) + 2;
+    const int line = m_bottleneck->fontMetrics().lineSpacing() + 4;
+    m_verdict->setFixedHeight(std::max(line, std::min(needed, std::max(line, height() * 2 / 5))));
+}
+
+void FindingsView::setVerdictExpanded(bool expanded) { m_verdictToggle->setChecked(expanded); }
+bool FindingsView::verdictExpanded() const { return m_verdictToggle->isChecked(); }
+QWidget *FindingsView::verdictArea() const { return verdictExpanded() ? static_cast<QWidget *>(m_verdict) : m_verdictLine; }
 
 FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
-      m_runBox(new QComboBox(this)), m_bottleneck(new QLabel(this)), m_tree(new QTreeWidget(this)) {
+      m_runBox(new QComboBox(this)), m_bottleneck(new QLabel), m_verdict(new QScrollArea(this)),
+      m_verdictLine(new QLabel(this)), m_verdictToggle(new QToolButton(this)), m_tree(new QTreeWidget(this)) {
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_runBox, 1);
+    m_verdictToggle->setObjectName(QStringLiteral("findingsVerdictToggle"));
+    m_verdictToggle->setCheckable(true);
+    m_verdictToggle->setAutoRaise(true);
+    m_verdictToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_verdictToggle->setToolTip(tr("Show the whole verdict, or only its first line so the findings have the room"));
+    top->addWidget(m_verdictToggle);
+    auto showToggle = [this](bool expanded) {
+        m_verdictToggle->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
+        m_verdictToggle->setText(expanded ? tr("Verdict") : tr("Verdict (one line)"));
+    };
+    m_verdictToggle->setChecked(QSettings().value(QStringLiteral("findings/verdictExpanded"), true).toBool());
+    showToggle(m_verdictToggle->isChecked());
+    connect(m_verdictToggle, &QToolButton::toggled, this, [this, showToggle](bool expanded) {
+        QSettings().setValue(QStringLiteral("findings/verdictExpanded"), expanded);
+        showToggle(expanded);
+        fitVerdict();
+    });
+    m_verdict->setObjectName(QStringLiteral("findingsVerdict"));
+    m_verdict->setFrameShape(QFrame::NoFrame);
+    m_verdict->setWidgetResizable(true);
+    m_verdict->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_verdict->setWidget(m_bottleneck);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
-    layout->addWidget(m_bottleneck);
+    layout->addWidget(m_verdict);
+    m_verdictLine->setObjectName(QStringLiteral("findingsVerdictLine"));
+    layout->addWidget(m_verdictLine);
     layout->addWidget(m_tree, 1);
     m_bottleneck->setWordWrap(true);
+    m_bottleneck->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_bottleneck->setTextFormat(Qt::RichText);
     m_tree->setColumnCount(3);
     m_tree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Evidence")});
@@ -138,6 +191,7 @@ void FindingsView::setImporting(const QString &what) {
 
 void FindingsView::reload() {
     m_tree->clear();
+    const auto fit = qScopeGuard([this] { fitVerdict(); });  // the verdict's height follows its text
     if (!m_importing.isEmpty()) {
         m_bottleneck->setText(tr("Importing %1: its findings follow when it is analysed.").arg(m_importing.toHtmlEscaped()));
         return;

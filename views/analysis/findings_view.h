@@ -11,6 +11,8 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
+class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -37,16 +39,26 @@ public:
     // While another import runs, the open session's verdict is not shown as if it were the new one's:
     // the panel says what is being imported. An empty name shows the open session's findings again.
     void setImporting(const QString &what);
+    // The verdict (bottleneck, biggest gain, memory, cross-checks) above the findings takes at most
+    // two fifths of the panel, scrolling beyond; collapsed (remembered) it is one line, so a short
+    // panel lists the findings.
+    void setVerdictExpanded(bool expanded);
+    bool verdictExpanded() const;
+    QWidget *verdictArea() const;
 
 private:
     void reloadRuns();
     void reload();
+    void fitVerdict();
 
     SessionModel *m_session;
     TimeRangeController *m_time;
     AnalysisModel *m_analysis;
     QComboBox *m_runBox;
     QLabel *m_bottleneck;
+    QScrollArea *m_verdict;
+    QLabel *m_verdictLine;  // collapsed: the verdict's first line, elided, the whole in its tooltip
+    QToolButton *m_verdictToggle;
     QTreeWidget *m_tree;
     QString m_importing;
 };

@@ -1,4 +1,5 @@
 #include "views/job/job_view.h"
+#include "views/plot/legend_rows.h"
 
 #include "models/analysis/analysis_model.h"
 #include "models/store/session_reader.h"
@@ -183,17 +184,7 @@ bool JobView::eventFilter(QObject *watched, QEvent *event) {
     return QWidget::eventFilter(watched, event);
 }
 
-void JobView::fitLegend() {
-    // As many rows as fit the plot's height; the rest flow into a second column.
-    QCPLegend *legend = m_breakdown->legend;
-    const int rowHeight = QFontMetrics(legend->font()).height() + legend->rowSpacing() + 2;
-    const int rows = std::max(1, (m_breakdown->height() - 16) / rowHeight);
-    if (legend->wrap() != rows) {
-        legend->setWrap(rows);
-        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-        m_breakdown->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
+void JobView::fitLegend() { fitLegendRows(m_breakdown); }  // the rest flow into a second column
 
 int64_t JobView::cellStepIndex(int row, int column) const {
     if (row < 0 || column < 0 || size_t(row) >= m_cells.size() || size_t(column) >= m_columnSteps.size()) return -1;

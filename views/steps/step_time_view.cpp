@@ -1,4 +1,5 @@
 #include "views/steps/step_time_view.h"
+#include "views/plot/legend_rows.h"
 
 #include "models/analysis/memory_headroom.h"
 
@@ -64,6 +65,8 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
     legendColumn->setRowStretchFactor(0, 0.001);
     legendColumn->setMargins(QMargins(0, 6, 6, 0));
     m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    // A short chart gets a legend of several columns instead of entries drawn over each other.
+    m_plot->installEventFilter(this);
     QCPBars *below = nullptr;
     for (int c = 0; c < kCategoryCount; ++c) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
@@ -285,11 +288,18 @@ void StepTimeView::reload() {
     m_outliers->setData(outKeys, outValues);
     if (outKeys.isEmpty()) m_outliers->removeFromLegend();
     else m_outliers->addToLegend();
+    m_plot->legend->setWrap(0);  // entries changed: laid out again for the chart's height
+    fitLegendRows(m_plot);
     if (!keys.isEmpty()) m_plot->xAxis->setRange(keys.front() - 1, keys.back() + 1);
     m_maxMs = maxMs;
     m_annotations->refresh();
     fitValueAxis();
     applyRange(m_time->range());
+}
+
+bool StepTimeView::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_plot && event->type() == QEvent::Resize) fitLegendRows(m_plot);  // before it replots
+    return QWidget::eventFilter(watched, event);
 }
 
 void StepTimeView::fitValueAxis() {

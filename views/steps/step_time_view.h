@@ -45,6 +45,9 @@ public:
     void setShowCriticalPath(bool on);
     bool showsCriticalPath() const;
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void reloadRuns();
     void reload();
