@@ -226,6 +226,28 @@ private slots:
         QCOMPARE(view()->layout().rows().size(), rows);
     }
 
+    // A search hit on a hidden track shows that track (issue #35, item 12): stepping to it never
+    // selects a slice the user cannot see.
+    void searchHitOnAHiddenTrackShowsIt() {
+        m_time.zoomToFull();
+        m_pane->searchField()->setText(QStringLiteral("relu"));
+        QMetaObject::invokeMethod(m_pane->searchField(), "returnPressed");
+        QTRY_VERIFY(!m_pane->search()->busy());
+        QVERIFY(m_pane->search()->currentHit());
+        const int track = m_pane->search()->currentHit()->track;
+        view()->setTrackHidden(track, true);
+        QVERIFY(!view()->layout().trackRow(track));
+        m_pane->searchField()->clear();
+        m_pane->searchField()->setText(QStringLiteral("relu"));
+        QMetaObject::invokeMethod(m_pane->searchField(), "returnPressed");
+        QTRY_VERIFY(!m_pane->search()->busy());
+        QCOMPARE(m_pane->search()->currentHit()->track, track);
+        QVERIFY(view()->layout().trackRow(track));  // shown again, and the hit selected on it
+        QCOMPARE(view()->selectedSliceId(), m_pane->search()->currentHit()->sliceId);
+        view()->showAllTracks();
+        m_pane->searchField()->clear();
+    }
+
     void searchStepsThroughHits() {
         m_time.zoomToFull();
         m_pane->searchField()->setText(QStringLiteral("relu"));

@@ -6,6 +6,8 @@
 #include "models/metrics/metric_series_loader.h"
 #include "models/metrics/metric_series_model.h"
 #include "models/timeline/name_colors.h"
+#include "models/timeline/timeline_compact_tracks.h"
+#include "tests/analysis/analysis_fixture.h"
 #include "models/timeline/timeline_model.h"
 #include "tests/test_support.h"
 #include "tests/timeline/value_track_fixture.h"
@@ -65,6 +67,32 @@ private slots:
         m_model.load(m_store.get());
     }
 
+
+    // Compact ranks show the thread that runs the training loop (issue #35, item 12): PyTorch's
+    // autograd thread, busier with backward ops, hid the DataLoader waits of the main thread.
+    void compactRanksShowTheTrainingLoopThread() {
+        using test::AnalysisFixture, test::kMs, test::kUs;
+        AnalysisFixture f;
+        const int64_t main = f.thread("thread 1 (pt_main_thread)");
+        const int64_t backward = f.thread("thread 2 (pt_autograd_0)");
+        const int64_t gpu = f.stream(0, "stream 7");
+        for (int i = 0; i < 3; ++i) {
+            const int64_t t = i * 100 * kMs;
+            f.step(i + 1, t, t + 100 * kMs);
+            f.slice(main, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", "user_annotation", t, t + 40 * kMs);
+            for (int k = 0; k < 10; ++k) f.slice(backward, "MmBackward0", "cpu_op", t + (50 + k) * kMs, t + (50 + k) * kMs + 500 * kUs);
+            f.slice(gpu, "gemm", "kernel", t + 50 * kMs, t + 90 * kMs);
+        }
+        f.commit();
+        TimelineModel model;
+        model.load(&f.store());
+        const int64_t run = model.tracks()[size_t(model.trackIndex(main))].runId;
+        const std::vector<int> kept = compactTracksOf(model, run);
+        QCOMPARE(kept.size(), size_t(2));
+        QCOMPARE(model.tracks()[size_t(kept[0])].id, main);
+        QCOMPARE(model.tracks()[size_t(kept[1])].id, gpu);
+        QVERIFY(model.tracks()[size_t(model.trackIndex(backward))].sliceCount > model.tracks()[size_t(kept[0])].sliceCount);
+    }
     void counterTrackHoldsItsSamples() {
         const int counters = groupNamed(QStringLiteral("Counters"), 0);
         QVERIFY(counters >= 0);

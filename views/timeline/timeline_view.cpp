@@ -101,6 +101,21 @@ void TimelineView::setScrollY(int y) {
 }
 
 void TimelineView::ensureTrackVisible(int track) {
+    if (!m_layout.trackRow(track) && track >= 0 && track < int(m_model->tracks().size())) {
+        // A search hit or a selection on a track not drawn: compact ranks get it as one more row,
+        // a folded group unfolds, a hidden track shows (for a look, not a choice: nothing saved).
+        const TimelineTrack &t = m_model->tracks()[size_t(track)];
+        if (m_layout.isCompact()) {
+            std::vector<int> compact = m_layout.compactTracks();
+            compact.push_back(track);
+            m_layout.setCompactTracks(std::move(compact));
+        } else {
+            m_layout.setHidden(track, false);
+            m_layout.setCollapsed(t.group, false);
+            if (const int run = m_model->groups()[size_t(t.group)].parent; run >= 0) m_layout.setCollapsed(run, false);
+        }
+        relayout();
+    }
     const TimelineRow *row = m_layout.trackRow(track);
     if (!row) return;
     const int visible = height() - TimelinePainter::kHeaderHeight;
