@@ -20,6 +20,28 @@ void SessionModel::close() {
     emit sessionChanged();
 }
 
+std::vector<NsRange> SessionModel::runExtents() const {
+    std::vector<NsRange> out;
+    if (!m_store) return out;
+    SessionReader reader(*m_store);
+    // The timeline's summary knows every track's span: a few rows instead of a scan of every slice
+    // (2 s at 10 M events). Only when it is current; otherwise the slices are read.
+    const bool summarised = TimelineLodWriter(*m_store).upToDate();
+    SqliteStatement fromLod(m_store->db(), "SELECT min(l.start_ns), max(l.end_ns) FROM timeline_lod_track l "
+                                           "JOIN track t ON t.id = l.track_id WHERE t.run_id = ?1");
+    for (const RunRow &run : reader.runs()) {
+        if (summarised) {
+            fromLod.reset();
+            fromLod.bind(1, run.id);
+            if (fromLod.step() && !fromLod.columnIsNull(0))
+                out.push_back({fromLod.columnInt(0) + run.timeBaseNs, fromLod.columnInt(1) + run.timeBaseNs});
+            continue;
+        }
+        if (const NsRange r = reader.runTimeRange(run.id); r.valid()) out.push_back(r);
+    }
+    return out;
+}
+
 NsRange SessionModel::extent() const {
     if (!m_store) return {};
     SessionReader reader(*m_store);
@@ -30,21 +52,7 @@ NsRange SessionModel::extent() const {
         out.end = any ? std::max(out.end, hi) : hi;
         any = true;
     };
-    // The timeline's summary knows every track's span: a few rows instead of a scan of every slice
-    // (2 s at 10 M events). Only when it is current; otherwise the slices are read.
-    const bool summarised = TimelineLodWriter(*m_store).upToDate();
-    SqliteStatement fromLod(m_store->db(), "SELECT min(l.start_ns), max(l.end_ns) FROM timeline_lod_track l "
-                                           "JOIN track t ON t.id = l.track_id WHERE t.run_id = ?1");
-    for (const RunRow &run : reader.runs()) {
-        if (summarised) {
-            fromLod.reset();
-            fromLod.bind(1, run.id);
-            if (fromLod.step() && !fromLod.columnIsNull(0)) add(fromLod.columnInt(0) + run.timeBaseNs, fromLod.columnInt(1) + run.timeBaseNs);
-            continue;
-        }
-        const NsRange r = reader.runTimeRange(run.id);
-        if (r.valid()) add(r.start, r.end);
-    }
+    for (const NsRange &r : runExtents()) add(r.start, r.end);
     // Metrics: each series' first and last sample through its (series_id, t_ns) index.
     std::map<int64_t, int64_t> offsets;
     for (const SourceRow &src : reader.sources()) offsets[src.id] = src.clockOffsetNs;

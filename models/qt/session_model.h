@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace stepscope {
 
@@ -32,6 +33,8 @@ public:
 
     // The absolute time extent over all runs and metrics; invalid when empty.
     NsRange extent() const;
+    // Each run's absolute time extent (its events; metrics not included), in the session's run order.
+    std::vector<NsRange> runExtents() const;
 
 signals:
     void sessionChanged();

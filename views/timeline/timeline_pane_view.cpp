@@ -1,4 +1,5 @@
 #include "views/timeline/timeline_pane_view.h"
+#include "views/timeline/capture_picker.h"
 
 #include "models/analysis/analysis_model.h"
 #include "models/store/session_reader.h"
@@ -43,6 +44,8 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     bar->addWidget(next);
     bar->addWidget(m_hitLabel);
     bar->addStretch(1);
+    m_capturePicker = new CapturePicker(session, time, this);
+    bar->addWidget(m_capturePicker);
     bar->addWidget(new QLabel(tr("Step"), this));
     m_stepBox->setRange(0, 1'000'000'000);
     m_stepBox->setToolTip(tr("Zoom every view to this step (Enter)"));

@@ -18,6 +18,8 @@ class QToolButton;
 
 namespace stepscope {
 
+class CapturePicker;
+
 class TimelinePaneView : public QWidget {
     Q_OBJECT
 public:
@@ -26,6 +28,7 @@ public:
     TimelineView *timeline() const { return m_timeline; }
     TimelineSearchModel *search() const { return m_search; }
     QLineEdit *searchField() const { return m_searchField; }
+    CapturePicker *capturePicker() const { return m_capturePicker; }
     // Puts `text` into the search box, searches, and makes current the first hit inside the visible
     // range, else the hit nearest to it (the timeline selects and shows it). Used by MainWindow when an
     // op is selected in the op statistics.
@@ -54,6 +57,7 @@ private:
     QToolButton *m_align;  // ranks aligned at the box's step; shown for sessions of several runs
     QToolButton *m_flows;
     QToolButton *m_path;
+    CapturePicker *m_capturePicker;  // shown for sessions of captures recorded apart
 };
 
 } // namespace stepscope
