@@ -87,6 +87,8 @@ void RangeStatsTable::setStats(const QString &title, const std::vector<SeriesRan
     fitHeight();
 }
 
+QString RangeStatsTable::title() const { return m_title->text(); }
+
 void RangeStatsTable::setMaximumRows(int rows) {
     if (rows == m_maxRows) return;
     m_maxRows = rows;

@@ -23,6 +23,7 @@ public:
     // Shows `stats` under `title`; hides itself when stats is empty.
     void setStats(const QString &title, const std::vector<SeriesRangeStats> &stats);
     QTableWidget *table() const { return m_table; }
+    QString title() const;
     NameColumn *names() const { return m_names; }
     // At most this many rows tall (the rest scroll); UtilizationView sets it from its own height.
     void setMaximumRows(int rows);

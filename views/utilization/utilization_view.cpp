@@ -74,6 +74,7 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     layout->addWidget(m_empty, 1);
     layout->addWidget(m_stats);
     m_header->setTextFormat(Qt::PlainText);
+    m_header->setObjectName(QStringLiteral("utilizationHeader"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setText(emptyText());
@@ -341,7 +342,10 @@ void UtilizationView::refresh() {
 }
 
 void UtilizationView::updatePoints() {
-    if (m_rects.empty()) return;
+    if (m_rects.empty()) {
+        showRangeHeader();
+        return;
+    }
     const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
     for (size_t p = 0; p < m_rects.size(); ++p) {
         Panel &ui = m_rects[p];
@@ -380,9 +384,17 @@ void UtilizationView::updatePoints() {
         }
     }
     showRangeHeader();
+    // A selection scrolled or zoomed out of view no longer describes what is shown.
+    showSelectionStats(false);
 }
 
 void UtilizationView::showRangeHeader() {
+    // Nothing charted (no metrics, still loading, no session): nothing to say, least of all the
+    // previous session's range.
+    if (m_rects.empty()) {
+        m_header->clear();
+        return;
+    }
     const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
     const double step = std::max(1e-3, std::pow(10.0, std::floor(std::log10(std::max(x1 - x0, 1e-9))) - 2));
     m_header->setText(tr("Showing %1 – %2").arg(TimeAxisTicker::label(x0, step), TimeAxisTicker::label(x1, step)) +
@@ -407,15 +419,30 @@ void UtilizationView::applySelection(NsRange selection) {
         ui.selection->topLeft->setCoords(double(selection.start - m_origin) / 1e9, 0);
         ui.selection->bottomRight->setCoords(double(selection.end - m_origin) / 1e9, 1);
     }
-    const double s0 = double(selection.start - m_origin) / 1e9, s1 = double(selection.end - m_origin) / 1e9;
-    m_stats->setStats(tr("Selection %1 – %2 (%3 s): min / mean / max of the samples inside")
-                          .arg(TimeAxisTicker::label(s0, 0.001), TimeAxisTicker::label(s1, 0.001))
-                          .arg(s1 - s0, 0, 'g', 4),
-                      selectionStats());
+    showSelectionStats(true);
+    if (!m_rects.empty()) m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+void UtilizationView::showSelectionStats(bool again) {
+    // The statistics describe the selection while some of it is in view. Zoomed or panned entirely
+    // away from it they are put away, not the selection itself: it belongs to every view (the
+    // timeline draws it, the Range tab lists it, Back returns to it), and they come back with it.
+    const NsRange sel = m_time->selection();
+    const bool inView = sel.valid() && sel.start < m_range.end && sel.end > m_range.start;
+    const bool partly = inView && (sel.start < m_range.start || sel.end > m_range.end);
+    const double s0 = double(sel.start - m_origin) / 1e9, s1 = double(sel.end - m_origin) / 1e9;
+    const QString title = tr("Selection %1 – %2 (%3 s): min / mean / max of the samples inside")
+                              .arg(TimeAxisTicker::label(s0, 0.001), TimeAxisTicker::label(s1, 0.001))
+                              .arg(s1 - s0, 0, 'g', 4) +
+                          (partly ? tr(" (partly outside the view)") : QString());
+    if (!again) {  // a range change: work only when what the table says changes
+        if (!inView && !m_stats->isVisibleTo(this)) return;
+        if (inView && m_stats->isVisibleTo(this) && m_stats->title() == title) return;
+    }
+    m_stats->setStats(title, inView ? selectionStats() : std::vector<SeriesRangeStats>{});
     // The table's height changed: lay out now, not on the next event-loop pass.
     layout()->invalidate();
     layout()->activate();
-    if (!m_rects.empty()) m_plot->layer(QStringLiteral("overlay"))->replot();
 }
 
 std::vector<SeriesRangeStats> UtilizationView::selectionStats() const {

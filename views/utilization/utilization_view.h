@@ -92,6 +92,9 @@ private:
     void onMouseDoubleClick(QMouseEvent *e);
     void updateLegendNames(const QStringList *values);
     void showRangeHeader();
+    // The selection's statistics, or none when it is out of view; `again`: recomputed even when the
+    // table already shows this selection (a new selection, new data).
+    void showSelectionStats(bool again);
 
     MetricSeriesModel *m_metrics;
     TimeRangeController *m_time;
