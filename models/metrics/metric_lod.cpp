@@ -189,9 +189,9 @@ MetricStats MetricLod::stats(int64_t t0, int64_t t1) const {
     return statsOfIndices(lowerIndex(t0), lowerIndex(t1));
 }
 
-std::vector<MetricBucket> MetricLod::buckets(int64_t t0, int64_t t1, int width) const {
-    std::vector<MetricBucket> out(size_t(std::max(width, 0)));
-    if (width <= 0 || t1 <= t0 || m_t.empty()) return out;
+template <class Visit>
+void MetricLod::forEachBucket(int64_t t0, int64_t t1, int width, Visit &&visit) const {
+    if (width <= 0 || t1 <= t0 || m_t.empty()) return;
     // Bucket edges computed in 128-bit-safe steps: span * k can overflow int64 for week-long ranges
     // at many pixels, so use long double for the edge position and round down.
     const long double step = (long double)(t1 - t0) / (long double)width;
@@ -204,16 +204,29 @@ std::vector<MetricBucket> MetricLod::buckets(int64_t t0, int64_t t1, int width) 
     for (int k = 0; k < width && i < end; ++k) {
         const int64_t edge = k + 1 == width ? t1 : t0 + int64_t(step * (long double)(k + 1));
         const int64_t j = lowerIndexNear(edge, i, end, i + expected);
-        if (j > i) expected = j - i;
         if (j > i) {
-            MetricBucket &bk = out[size_t(k)];
-            bk.count = j - i;
-            bk.first = m_v[size_t(i)];
-            bk.last = m_v[size_t(j - 1)];
-            std::tie(bk.min, bk.max) = minMaxOfIndices(i, j);
+            expected = j - i;
+            visit(k, i, j);
         }
         i = j;
     }
+}
+
+std::vector<MetricBucket> MetricLod::buckets(int64_t t0, int64_t t1, int width) const {
+    std::vector<MetricBucket> out(size_t(std::max(width, 0)));
+    forEachBucket(t0, t1, width, [&](int k, int64_t i, int64_t j) {
+        MetricBucket &bk = out[size_t(k)];
+        bk.count = j - i;
+        bk.first = m_v[size_t(i)];
+        bk.last = m_v[size_t(j - 1)];
+        std::tie(bk.min, bk.max) = minMaxOfIndices(i, j);
+    });
+    return out;
+}
+
+std::vector<std::pair<double, int64_t>> MetricLod::bucketMeans(int64_t t0, int64_t t1, int width) const {
+    std::vector<std::pair<double, int64_t>> out(size_t(std::max(width, 0)), {0.0, 0});
+    forEachBucket(t0, t1, width, [&](int k, int64_t i, int64_t j) { out[size_t(k)] = {statsOfIndices(i, j).mean, j - i}; });
     return out;
 }
 

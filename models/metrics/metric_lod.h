@@ -2,7 +2,7 @@
 // MetricLod owns one metric series in compact arrays (int64 ns times, float values) and its
 // multi-resolution summary: a pyramid of blocks of 16, 256, 4096, ... samples, each holding the
 // block's min, max and sum. Any sample range [i, j) is then summarised exactly by reading at most
-// 2×16 entries per level, so per-pixel buckets (first/min/max/last) and range statistics cost
+// 2×16 entries per level, so per-pixel buckets (first/min/max/last, or means) and range statistics cost
 // O(log n) whatever the zoom. Built once when MetricSeriesModel loads a session; read by the
 // utilization view, its benchmark and the tests. Immutable after construction.
 
@@ -52,6 +52,9 @@ public:
     // t0 + k*(t1-t0)/width <= time < t0 + (k+1)*(t1-t0)/width. Every sample in [t0, t1) lands in
     // exactly one bucket.
     std::vector<MetricBucket> buckets(int64_t t0, int64_t t1, int width) const;
+    // The mean of the samples in each of the same `width` buckets, and how many there are (0: no
+    // sample, mean 0): what a line of the mean across several series reads per pixel column.
+    std::vector<std::pair<double, int64_t>> bucketMeans(int64_t t0, int64_t t1, int width) const;
 
 private:
     struct Block {
@@ -59,6 +62,9 @@ private:
         double sum;
     };
     void build();
+    // Calls visit(k, i, j) for each non-empty bucket k of buckets(t0, t1, width), samples [i, j).
+    template <class Visit>
+    void forEachBucket(int64_t t0, int64_t t1, int width, Visit &&visit) const;
     // Calls visit(level, a, b) for the pieces that make up samples [i, j): level -1 for raw
     // samples [a, b), L >= 0 for blocks [a, b) of m_levels[L].
     template <class Visit>

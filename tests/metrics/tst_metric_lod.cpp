@@ -1,4 +1,4 @@
-// MetricLod and MetricSeriesModel: per-pixel buckets and range statistics are exact (compared with
+// MetricLod and MetricSeriesModel: per-pixel buckets (and their means) and range statistics are exact (compared with
 // a brute-force scan) for irregular series, duplicate times, evenly spaced samples with gaps, ranges
 // and widths of every shape; every sample in the range lands in exactly one bucket; values at an
 // instant respect gaps; the loader applies the source's clock offset and derives the busiest core /
@@ -56,6 +56,7 @@ private slots:
                 QCOMPARE(int(buckets.size()), width);
                 // Brute force: assign each sample by the same edge rule.
                 std::vector<MetricBucket> want(static_cast<size_t>(width));
+                std::vector<double> sums(static_cast<size_t>(width), 0.0);
                 const long double step = (long double)(b - a) / width;
                 int64_t inRange = 0;
                 for (size_t i = 0; i < s.t.size(); ++i) {
@@ -69,6 +70,7 @@ private slots:
                     w.max = std::max(w.max, s.v[i]);
                     w.last = s.v[i];
                     ++w.count;
+                    sums[size_t(k)] += double(s.v[i]);
                 }
                 int64_t counted = 0;
                 for (int k = 0; k < width; ++k) {
@@ -82,6 +84,15 @@ private slots:
                     QCOMPARE(g.last, w.last);
                 }
                 QCOMPARE(counted, inRange);  // nothing lost, nothing counted twice
+                // The buckets' means (a grouped Utilization panel's line across ranks): the same buckets.
+                const auto means = lod.bucketMeans(a, b, width);
+                QCOMPARE(int(means.size()), width);
+                for (int k = 0; k < width; ++k) {
+                    QCOMPARE(means[size_t(k)].second, want[size_t(k)].count);
+                    if (want[size_t(k)].count)
+                        QVERIFY(std::abs(means[size_t(k)].first - sums[size_t(k)] / double(want[size_t(k)].count)) <
+                                1e-9 * std::max(1.0, std::abs(sums[size_t(k)])));
+                }
 
                 const MetricStats st = lod.stats(a, b);
                 QCOMPARE(st.count, inRange);

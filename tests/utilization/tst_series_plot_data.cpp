@@ -38,6 +38,37 @@ MetricSeries noisySeries(int n) {
 class TstSeriesPlotData : public QObject {
     Q_OBJECT
 private slots:
+    // The mean across ranks, one point per pixel column: sparse series by their value at the
+    // column's middle, dense ones by the mean of their samples in the column; a series in a gap is
+    // left out of the mean, and columns where every series is in a gap break the line.
+    void meanOfSeveralSeries() {
+        const auto constant = [](int64_t id, int64_t period, int n, float value, int64_t from) {
+            std::vector<int64_t> t;
+            std::vector<float> v;
+            for (int i = 0; i < n; ++i) {
+                t.push_back(from + int64_t(i) * period);
+                v.push_back(value);
+            }
+            return MetricSeries{{id, 1, "rank-" + std::to_string(id), "gpu_util", "%", 0, period, {}}, MetricLod(std::move(t), std::move(v))};
+        };
+        MetricSeriesModel model;
+        // 0: 10 % every 100 ms for 100 s; 1: 30 % every 10 s for 100 s; 2: 80 % every 100 ms for the first 50 s only.
+        model.setSeries({constant(1, kPeriod, 1000, 10, kT0), constant(2, 10'000'000'000, 10, 30, kT0 + 10'000'000'000),
+                         constant(3, kPeriod, 500, 80, kT0)});
+        const NsRange all{kT0, kT0 + 100'000'000'000};
+        const SeriesPlotData::Result mean = SeriesPlotData::meanOf(model, {0, 1, 2}, all, 200, kT0, 1);
+        QCOMPARE(mean.points.size(), 200);
+        QVERIFY(!mean.stepped);
+        QCOMPARE(mean.points[10].key, 5.25);  // the middle of column 10 (0.5 s wide), seconds from kT0
+        QCOMPARE(mean.points[10].value, 40.0);  // (10 + 30 + 80) / 3
+        QCOMPARE(mean.points[150].value, 20.0);  // series 2 has ended more than 3 periods before: (10 + 30) / 2
+        // Divided into the panel's unit; a range past every series: no value, the line broken.
+        QCOMPARE(SeriesPlotData::meanOf(model, {0, 1}, all, 200, kT0, 10).points[10].value, 2.0);
+        const SeriesPlotData::Result after = SeriesPlotData::meanOf(model, {0, 2}, {kT0 + 200'000'000'000, kT0 + 300'000'000'000}, 50, kT0, 1);
+        for (const QCPGraphData &p : after.points) QVERIFY(std::isnan(p.value));
+        QVERIFY(SeriesPlotData::meanOf(model, {}, all, 200, kT0, 1).points.isEmpty());
+    }
+
     // A series of changes (allocator totals, no sampling period): each value holds until the next,
     // whatever the zoom: steps to the left when sparse, no breaks and the held value in columns
     // without a sample when dense.

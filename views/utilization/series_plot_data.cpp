@@ -82,4 +82,37 @@ SeriesPlotData::Result SeriesPlotData::make(const MetricSeries &series, NsRange 
     return r;
 }
 
+SeriesPlotData::Result SeriesPlotData::meanOf(const MetricSeriesModel &model, const std::vector<int> &series, NsRange range,
+                                              int widthPx, int64_t originNs, double divisor) {
+    Result r;
+    if (series.empty() || !range.valid() || widthPx <= 0) return r;
+    // Column edges as MetricLod::buckets places them (long double: no overflow for long ranges).
+    const long double step = (long double)range.duration() / (long double)widthPx;
+    std::vector<int64_t> edges(size_t(widthPx) + 1);
+    for (int k = 0; k <= widthPx; ++k) edges[size_t(k)] = k == widthPx ? range.end : range.start + int64_t(step * (long double)k);
+    std::vector<double> sum(size_t(widthPx), 0.0);
+    std::vector<int> count(size_t(widthPx), 0);
+    for (int s : series) {
+        const MetricLod &lod = model.series(s).lod;
+        const bool dense = lod.lowerIndex(range.end) - lod.lowerIndex(range.start) > int64_t(widthPx);
+        // Dense: the columns' means as MetricLod splits the range into buckets (the same edges).
+        const std::vector<std::pair<double, int64_t>> means = dense ? lod.bucketMeans(range.start, range.end, widthPx)
+                                                                    : std::vector<std::pair<double, int64_t>>{};
+        for (size_t k = 0; k < size_t(widthPx); ++k) {
+            std::optional<double> v;
+            if (dense && means[k].second > 0) v = means[k].first;
+            else v = model.valueAt(s, edges[k] + (edges[k + 1] - edges[k]) / 2);
+            if (!v) continue;
+            sum[k] += *v;
+            ++count[k];
+        }
+    }
+    r.points.reserve(widthPx);
+    for (size_t k = 0; k < size_t(widthPx); ++k) {
+        const int64_t middle = edges[k] + (edges[k + 1] - edges[k]) / 2;
+        r.points.append(QCPGraphData(double(middle - originNs) / 1e9, count[k] ? sum[k] / count[k] / divisor : kNaN));
+    }
+    return r;
+}
+
 } // namespace stepscope
