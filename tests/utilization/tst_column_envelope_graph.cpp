@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QtTest>
 
+#include <climits>
 #include <random>
 
 using namespace stepscope;
@@ -153,6 +154,26 @@ private slots:
         const auto far = ColumnEnvelopeGraph::columnRuns({{1.5, -1e12}, {1.7, 1e12}}, QRect(0, 0, 4, 12));
         QCOMPARE(far[2].top, -1);
         QCOMPARE(far[2].bottom, 12);
+    }
+
+    // A highlighted rank's 2 px line: each column's run grows a row down and spreads to the next
+    // column; empty columns stay empty unless a neighbour spreads into them.
+    void thickenedRunsCoverTheNeighbours() {
+        using Run = ColumnEnvelopeGraph::ColumnRun;
+        const std::vector<Run> runs = {{3, 3}, {INT_MAX, INT_MIN}, {5, 7}, {INT_MAX, INT_MIN}, {INT_MAX, INT_MIN}};
+        const auto bold = ColumnEnvelopeGraph::thicken(runs, 1);
+        QCOMPARE(bold.size(), runs.size());
+        QCOMPARE(bold[0].top, 3);
+        QCOMPARE(bold[0].bottom, 4);
+        QCOMPARE(bold[1].top, 3);  // from column 0
+        QCOMPARE(bold[1].bottom, 4);
+        QCOMPARE(bold[2].top, 5);
+        QCOMPARE(bold[2].bottom, 8);
+        QCOMPARE(bold[3].top, 5);  // from column 2
+        QCOMPARE(bold[3].bottom, 8);
+        QVERIFY(bold[4].top > bold[4].bottom);
+        const auto same = ColumnEnvelopeGraph::thicken(runs, 0);
+        for (size_t c = 0; c < runs.size(); ++c) QCOMPARE(same[c].top, runs[c].top);
     }
 
     void antialiasedLinesDrawAsQCPGraph() {

@@ -83,9 +83,20 @@ std::vector<ColumnEnvelopeGraph::ColumnRun> ColumnEnvelopeGraph::columnRuns(cons
     return runs;
 }
 
+std::vector<ColumnEnvelopeGraph::ColumnRun> ColumnEnvelopeGraph::thicken(const std::vector<ColumnRun> &runs, int extra) {
+    std::vector<ColumnRun> out(runs.size(), ColumnRun{INT_MAX, INT_MIN});
+    for (size_t c = 0; c < runs.size(); ++c)
+        for (size_t k = c; k < std::min(runs.size(), c + size_t(std::max(extra, 0)) + 1); ++k)
+            if (runs[c].top <= runs[c].bottom) {
+                out[k].top = std::min(out[k].top, runs[c].top);
+                out[k].bottom = std::max(out[k].bottom, runs[c].bottom + extra);
+            }
+    return out;
+}
+
 bool ColumnEnvelopeGraph::drawsAsColumns(const QCPPainter *painter) const {
     const QPen &pen = painter->pen();
-    return !painter->antialiasing() && pen.style() == Qt::SolidLine && pen.widthF() <= 1.0 && pen.color().alpha() == 255 &&
+    return !painter->antialiasing() && pen.style() == Qt::SolidLine && pen.widthF() <= 2.0 && pen.color().alpha() == 255 &&
            pen.brush().style() == Qt::SolidPattern && !painter->modes().testFlag(QCPPainter::pmVectorized) &&
            !painter->modes().testFlag(QCPPainter::pmNoCaching) && painter->transform().isIdentity() && painter->device() &&
            mKeyAxis && mKeyAxis->orientation() == Qt::Horizontal;
@@ -101,7 +112,9 @@ void ColumnEnvelopeGraph::drawLinePlot(QCPPainter *painter, const QVector<QPoint
     // The canvas has the device's resolution (HiDPI: several device pixels per pixel).
     const QRect area = clipRect();
     const qreal scale = painter->device()->devicePixelRatioF();
-    const std::vector<ColumnRun> runs = columnRuns(lines, area, scale);
+    // A 2 px pen: the 1 px runs thickened by a pixel (device pixels: scale of them).
+    const int extra = painter->pen().widthF() > 1.0 ? int(std::lround(scale)) : 0;
+    const std::vector<ColumnRun> runs = extra ? thicken(columnRuns(lines, area, scale), extra) : columnRuns(lines, area, scale);
     const QSize size(int(runs.size()), int(std::ceil(area.height() * scale)));
     if (size.isEmpty()) return;
     if (m_canvas.size() != size) m_canvas = QImage(size, QImage::Format_ARGB32_Premultiplied);

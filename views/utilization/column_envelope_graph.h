@@ -6,9 +6,11 @@
 // points, writes them straight into a transparent image of its axis rect and draws that image
 // once: a cost bounded by the rect's size, where stroking thousands of mostly vertical segments
 // (or filling them as a polygon) costs tens to hundreds of ms per frame for a busy series. Same
-// pixels, same colour; gaps (NaN) still break the line. Antialiased, translucent or wide pens,
-// vector output (SVG/PDF export) and transformed painters draw as QCPGraph does. Used by
-// UtilizationView for every series.
+// pixels, same colour; gaps (NaN) still break the line. An aliased 2 px pen (a highlighted rank)
+// draws the same runs thickened by a pixel each way (a 2 px line, at the same cost; not the pixels
+// of Qt's wide stroke, which is a filled outline). Antialiased, translucent or wider pens, vector
+// output (SVG/PDF export) and transformed painters draw as QCPGraph does. Used by UtilizationView
+// for every series.
 
 #include <qcustomplot.h>
 
@@ -29,6 +31,9 @@ public:
         int top, bottom;
     };
     static std::vector<ColumnRun> columnRuns(const QVector<QPointF> &line, const QRect &area, qreal scale = 1);
+    // `runs` thickened by `extra` device pixels: each column also covers the `extra` columns before
+    // it, and `extra` rows more below. Public for the tests.
+    static std::vector<ColumnRun> thicken(const std::vector<ColumnRun> &runs, int extra);
 
 protected:
     void drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lines) const override;
