@@ -199,6 +199,7 @@ QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
     if (name == "utilization") {
         auto *view = new UtilizationView(metrics(), m_time, parent);
         view->setAnnotations(AnnotationModel::of(m_session));
+        if (m_mode == Mode::Headless) view->setRemembersMember(false);  // the rank picked in the GUI is a habit
         return view;
     }
     if (name == "ops") return new OpStatsView(m_session, m_time, parent);

@@ -82,14 +82,16 @@ std::vector<MetricSeries> makeWeek(int days, int count) {
 // one neighbour either side that runs the line to the edges): the frame shows all the data.
 // Returns the number of graphs that do not.
 int graphsMissingData(const UtilizationView &view, const MetricSeriesModel &model, NsRange range) {
-    int missing = 0, g = 0;
+    int missing = 0;
     for (size_t p = 0; p < view.panels().size(); ++p)
-        for (int s : view.panels()[p].series) {
+        for (size_t i = 0; i < view.panels()[p].series.size(); ++i) {
+            const int s = view.panels()[p].series[i];
             const MetricLod &lod = model.series(s).lod;
             const MetricStats want = lod.statsOfIndices(lod.lowerIndex(range.start) - 1, lod.lowerIndex(range.end) + 1);
             const double divisor = view.panelScale(p).divisor;
             bool found = false;
-            const QCPRange got = view.plot()->graph(g++)->data()->valueRange(found);
+            // A panel's graphs: one per series in its order (then a grouped panel's means, capacity lines).
+            const QCPRange got = view.plot()->axisRects().at(int(p))->graphs().at(int(i))->data()->valueRange(found);
             const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); };
             if (want.count > 0 && (!found || !same(got.lower, want.min / divisor) || !same(got.upper, want.max / divisor))) ++missing;
         }

@@ -2,6 +2,8 @@
 
 #include "models/metrics/metric_units.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <set>
 
@@ -102,6 +104,56 @@ QString UtilizationPanels::seriesLabel(const MetricSeriesInfo &info, bool withRu
     else label = QString::fromStdString(info.name);
     if (withRun && !info.run.empty()) label = QString::fromStdString(info.run) + QStringLiteral(" · ") + label;
     return label;
+}
+
+std::vector<UtilizationGroup> UtilizationPanels::groups(const UtilizationPanel &panel, const MetricSeriesModel &model) {
+    if (int(panel.series.size()) <= kGroupAbove) return {};
+    std::vector<UtilizationGroup> out;
+    std::set<std::pair<std::string, int64_t>> members;
+    for (size_t i = 0; i < panel.series.size(); ++i) {
+        const MetricSeriesInfo &info = model.series(panel.series[i]).info;
+        members.insert({info.run, info.device.value_or(-1)});
+        const QString role = roleLabel(info);
+        auto it = std::find_if(out.begin(), out.end(), [&](const UtilizationGroup &g) { return g.role == role; });
+        if (it == out.end()) out.push_back({role, {i}});
+        else it->series.push_back(i);
+    }
+    // Many series of one member (a host's disks, say) are not ranks to tell apart.
+    // Nor are series that share no role (each labelled on its own by the importer).
+    if (members.size() < 2 || std::none_of(out.begin(), out.end(), [](const UtilizationGroup &g) { return g.series.size() > 1; }))
+        return {};
+    return out;
+}
+
+UtilizationMembers UtilizationPanels::members(const std::vector<UtilizationPanel> &panels, const MetricSeriesModel &model) {
+    std::set<std::string> runs;
+    std::set<int64_t> devices;
+    for (const UtilizationPanel &panel : panels) {
+        if (groups(panel, model).empty()) continue;
+        for (int s : panel.series) {
+            runs.insert(model.series(s).info.run);
+            devices.insert(model.series(s).info.device.value_or(-1));
+        }
+    }
+    UtilizationMembers m;
+    m.byRun = runs.size() > 1;
+    m.byDevice = devices.size() > 1 || !m.byRun;
+    return m;
+}
+
+QString UtilizationMembers::noun() const { return byRun ? QStringLiteral("rank") : QStringLiteral("GPU"); }
+
+QString UtilizationMembers::label(const MetricSeriesInfo &info) const {
+    QStringList parts;
+    if (byRun) parts << QString::fromStdString(info.run);
+    if (byDevice) parts << (info.device ? QStringLiteral("GPU %1").arg(*info.device) : UtilizationPanels::roleLabel(info));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString UtilizationPanels::roleLabel(const MetricSeriesInfo &info) {
+    MetricSeriesInfo role = info;
+    role.device.reset();
+    return seriesLabel(role, false);
 }
 
 QString UtilizationPanels::limitLabel(const MetricSeriesInfo &info, bool withRun) {

@@ -6,8 +6,11 @@
 #include "views/utilization/range_stats_table.h"
 #include "views/utilization/series_plot_data.h"
 #include "views/utilization/time_axis_ticker.h"
+#include "views/utilization/utilization_view_panel.h"
 
+#include <QComboBox>
 #include <QDateTime>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QScrollArea>
@@ -20,20 +23,7 @@
 
 namespace stepscope {
 
-struct UtilizationView::Panel {
-    QCPAxisRect *rect = nullptr;
-    QCPLegend *legend = nullptr;
-    QCPItemLine *crosshair = nullptr;
-    QCPItemRect *selection = nullptr;
-    std::vector<QCPGraph *> graphs;
-    std::vector<std::pair<QCPGraph *, double>> limits;  // capacity lines and their value (shown units)
-    std::vector<QColor> fills;  // per graph; alpha 0: none
-    std::vector<QCPScatterStyle> dots;  // per graph: the mark at each sample when zoomed in
-    UnitScale scale;
-};
-
 namespace {
-constexpr int kLegendWidth = 210;
 constexpr int64_t kEpochThresholdNs = 100'000'000'000'000'000;  // after 1973: an absolute time
 
 // A sample's dot (a 5 px disc with the line's 1.6 px pen), drawn once into a pixmap: painting a
@@ -59,11 +49,25 @@ QString wallClock(int64_t ns, bool withMs) {
 
 UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController *time, QWidget *parent)
     : QWidget(parent), m_metrics(metrics), m_time(time), m_plot(new QCustomPlot(this)), m_header(new QLabel(this)),
-      m_empty(new QLabel(this)), m_stats(new RangeStatsTable(this)), m_scroll(new QScrollArea(this)) {
+      m_memberCaption(new QLabel(this)), m_memberBox(new QComboBox(this)), m_empty(new QLabel(this)),
+      m_stats(new RangeStatsTable(this)), m_scroll(new QScrollArea(this)) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
-    layout->addWidget(m_header);
+    // The header: what is shown (or the values under the pointer), and the rank to draw in colour
+    // when panels are grouped.
+    auto *headerRow = new QHBoxLayout;
+    headerRow->setContentsMargins(0, 0, 0, 0);
+    headerRow->addWidget(m_header, 1);
+    headerRow->addWidget(m_memberCaption);
+    headerRow->addWidget(m_memberBox);
+    layout->addLayout(headerRow);
+    m_memberBox->setObjectName(QStringLiteral("utilizationMember"));
+    m_memberBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_memberBox->setToolTip(tr("Charts of many ranks draw each rank thin and grey under their mean; the one picked here "
+                               "(or the one under the pointer) is drawn in colour and named in the legend."));
+    m_memberCaption->setBuddy(m_memberBox);
+    connect(m_memberBox, &QComboBox::activated, this, [this](int i) { chooseMember(m_memberBox->itemData(i).toString()); });
     // The charts scroll rather than squash: each keeps a readable height however small the dock
     // and however tall the selection's statistics below them.
     m_scroll->setWidget(m_plot);
@@ -75,6 +79,7 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     layout->addWidget(m_stats);
     m_header->setTextFormat(Qt::PlainText);
     m_header->setObjectName(QStringLiteral("utilizationHeader"));
+    m_header->setWordWrap(true);  // a narrow dock: two lines, never a dock as wide as the sentence
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setText(emptyText());
@@ -89,6 +94,8 @@ UtilizationView::UtilizationView(MetricSeriesModel *metrics, TimeRangeController
     // QCustomPlot's own buffered "overlay" layer holds crosshair, selection and legends, so hovering
     // repaints only that layer.
     m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+    // A grouped panel's highlighted rank is drawn above the grey ranks and their mean.
+    m_plot->addLayer(QStringLiteral("highlight"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_plot->installEventFilter(this);
 
     connect(m_metrics, &MetricSeriesModel::seriesChanged, this, &UtilizationView::rebuild);
@@ -167,10 +174,10 @@ void UtilizationView::rebuild() {
     m_rects.clear();
     m_panels = UtilizationPanels::group(*m_metrics);
     m_severalRuns = UtilizationPanels::severalRuns(*m_metrics);
+    m_members = UtilizationPanels::members(m_panels, *m_metrics);
+    m_memberOf.assign(size_t(m_metrics->count()), QString());
+    m_hovered.clear();
     m_scroll->setVisible(!m_panels.empty());
-    // Each chart's data area at least kMinChartHeight, plus its axis margins; the time labels under
-    // the last one.
-    m_plot->setMinimumHeight(std::max(200, int(m_panels.size()) * (kMinChartHeight + kChartMargins) + kTimeAxisHeight));
     m_empty->setVisible(m_panels.empty());
     m_empty->setText(m_metrics->loading() ? tr("Loading the instance metrics…") : emptyText());
 
@@ -218,16 +225,16 @@ void UtilizationView::rebuild() {
         }
         const double top = panel.unit == QLatin1String("%") ? std::max(100.0, maxAbs * 1.05) : std::max(maxAbs * 1.12, 1e-9);
         y->setRange(minV / ui.scale.divisor, top / ui.scale.divisor);
-        // Right-hand column per panel: bold title with the unit, then the legend, top-aligned.
+        // Right-hand column per panel: bold title with the unit, then the legend, top-aligned (its
+        // width set by fitSideColumns once every legend is filled).
         auto *side = new QCPLayoutGrid;
         m_plot->plotLayout()->addElement(p, 1, side);
-        side->setMinimumSize(kLegendWidth, 0);
-        side->setMaximumSize(kLegendWidth, QWIDGETSIZE_MAX);
         side->setRowSpacing(0);
-        auto *title = new QCPTextElement(m_plot, panel.title + (ui.scale.suffix.isEmpty() ? QString() : QStringLiteral(", ") + ui.scale.suffix), bold);
-        title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
-        title->setMargins(QMargins(8, 2, 2, 3));
-        side->addElement(0, 0, title);
+        ui.side = side;
+        ui.title = new QCPTextElement(m_plot, panel.title + (ui.scale.suffix.isEmpty() ? QString() : QStringLiteral(", ") + ui.scale.suffix), bold);
+        ui.title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        ui.title->setMargins(QMargins(8, 2, 2, 3));
+        side->addElement(0, 0, ui.title);
         ui.legend = new QCPLegend;
         side->addElement(1, 0, ui.legend);
         side->addElement(2, 0, new QCPLayoutElement(m_plot));  // takes the remaining height
@@ -248,11 +255,10 @@ void UtilizationView::rebuild() {
             g->setPen(QPen(c, 1.4));
             QColor fill = c;
             fill.setAlpha(panel.series.size() <= 2 && panel.unit == QLatin1String("%") ? (panel.series.size() == 1 ? 40 : 22) : 0);
+            ui.colors.push_back(c);
             ui.fills.push_back(fill);
             ui.dots.push_back(sampleDot(c));
             g->removeFromLegend();
-            g->addToLegend(ui.legend);
-            ui.legend->itemWithPlottable(g)->setLayer(QStringLiteral("overlay"));  // hover repaints only this layer
             ui.graphs.push_back(g);
         }
 
@@ -276,8 +282,6 @@ void UtilizationView::rebuild() {
                           QStringLiteral(" ") + MetricUnits::format(value, MetricUnits::scaleFor(panel.unit, value)) +
                           (panel.limitsOnScale ? QString() : tr("\n   above the chart")));
             line->removeFromLegend();
-            line->addToLegend(ui.legend);
-            ui.legend->itemWithPlottable(line)->setLayer(QStringLiteral("overlay"));
             ui.limits.push_back({line, value / ui.scale.divisor});
         }
 
@@ -300,28 +304,21 @@ void UtilizationView::rebuild() {
             item->setClipToAxisRect(true);
             item->setVisible(false);
         }
+        ui.drawn.assign(ui.graphs.size(), {false, 0});
         m_rects.push_back(ui);
+        buildGroups(size_t(p));
     }
     m_plot->plotLayout()->setColumnSpacing(0);
+    fillMemberBox();
+    for (size_t p = 0; p < m_rects.size(); ++p) fillLegend(p);
     updateLegendNames(nullptr);
+    fitSideColumns();  // also sets the charts' least height from the legends'
     updateOrigin();
     rebuildNoteLayers();
     m_range = {};
     applyRange(m_time->range().valid() ? m_time->range() : m_metrics->extent());
     m_plot->replot();  // sets up the layers' buffers, which the selection's overlay replot needs
     applySelection(m_time->selection());
-}
-
-void UtilizationView::updateLegendNames(const QStringList *values) {
-    int k = 0;
-    for (size_t p = 0; p < m_rects.size(); ++p)
-        for (size_t i = 0; i < m_rects[p].graphs.size(); ++i, ++k) {
-            const MetricSeries &s = m_metrics->series(m_panels[p].series[i]);
-            const QString label = UtilizationPanels::seriesLabel(s.info, m_severalRuns);
-            // Name, then the value (or how often it was sampled) on a line of its own: both fit the legend.
-            m_rects[p].graphs[i]->setName(values ? label + QStringLiteral("\n   ") + values->at(k).section(QStringLiteral(": "), 1)
-                                                 : label + QStringLiteral("\n   ") + MetricUnits::sampling(s.info.periodNs, s.lod.size()));
-        }
 }
 
 void UtilizationView::applyRange(NsRange range) {
@@ -350,32 +347,22 @@ void UtilizationView::updatePoints() {
     for (size_t p = 0; p < m_rects.size(); ++p) {
         Panel &ui = m_rects[p];
         ui.rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
-        const int width = ui.rect->width() > 10 ? ui.rect->width() : std::max(m_plot->width() - kLegendWidth - 60, 100);
+        ui.width = ui.rect->width() > 10 ? ui.rect->width() : std::max(m_plot->width() - kLegendWidth - 60, 100);
         for (size_t i = 0; i < ui.graphs.size(); ++i) {
-            SeriesPlotData::Result r = SeriesPlotData::make(m_metrics->series(m_panels[p].series[i]), m_range, width, m_origin,
+            SeriesPlotData::Result r = SeriesPlotData::make(m_metrics->series(m_panels[p].series[i]), m_range, ui.width, m_origin,
                                                             ui.scale.divisor);
             // A sample's value covers the period before it (utilization over the last period):
             // each step takes the value of the sample at its right end.
             // A series of changes (allocator totals) holds each value until the next: lsStepLeft.
             ui.graphs[i]->setLineStyle(r.stepped ? (r.holds ? QCPGraph::lsStepLeft : QCPGraph::lsStepRight) : QCPGraph::lsLine);
-            // Few segments: smooth 1.6 px antialiased steps. Many (dense columns, or steps at
-            // more than one per 4 px): a 1 px aliased line, which ColumnEnvelopeGraph paints as
-            // per-column pixel runs — a wide or antialiased pen is stroked as a filled outline,
-            // far over the frame budget.
-            const bool smooth = r.stepped && r.points.size() * 4 <= width;
-            QPen pen = ui.graphs[i]->pen();
-            pen.setWidthF(smooth ? 1.6 : 1.0);
-            pen.setCosmetic(!smooth);
-            ui.graphs[i]->setPen(pen);
-            ui.graphs[i]->setAntialiased(smooth);
-            // Sparse samples (zoomed in, or a one-off snapshot) get a dot at each sample instant.
-            const bool dots = r.stepped && r.points.size() * 8 <= width;
-            ui.graphs[i]->setScatterStyle(dots ? ui.dots[i] : QCPScatterStyle());
-            // A soft fill under sparse steps; never under the dense per-pixel zigzag, whose
-            // self-intersecting polygon costs the raster engine hundreds of ms.
-            QColor fill = ui.fills[i];
-            ui.graphs[i]->setBrush(r.stepped && fill.alpha() > 0 ? QBrush(fill) : QBrush(Qt::NoBrush));
+            ui.drawn[i] = {r.stepped, r.points.size()};
+            styleGraph(p, i);
             ui.graphs[i]->data()->set(r.points, true);
+        }
+        for (size_t g = 0; g < ui.groups.size(); ++g) {
+            std::vector<int> series;
+            for (size_t i : ui.groups[g].series) series.push_back(m_panels[p].series[i]);
+            ui.means[g]->data()->set(SeriesPlotData::meanOf(*m_metrics, series, m_range, ui.width, m_origin, ui.scale.divisor).points, true);
         }
         for (auto &[line, value] : ui.limits) {
             line->data()->clear();
@@ -461,6 +448,7 @@ std::vector<SeriesRangeStats> UtilizationView::selectionStats() const {
 
 QStringList UtilizationView::showCrosshair(std::optional<int64_t> t) {
     QStringList values;
+    ValuesAt at(m_rects.size());
     for (size_t p = 0; p < m_rects.size(); ++p) {
         Panel &ui = m_rects[p];
         ui.crosshair->setVisible(t.has_value());
@@ -470,12 +458,13 @@ QStringList UtilizationView::showCrosshair(std::optional<int64_t> t) {
             ui.crosshair->end->setCoords(x, 1);
             for (int s : m_panels[p].series) {
                 const auto v = m_metrics->valueAt(s, *t);
+                at[p].push_back(v);
                 values << UtilizationPanels::seriesLabel(m_metrics->series(s).info, m_severalRuns) + QStringLiteral(": ") +
                               (v ? MetricUnits::format(*v, ui.scale) : QStringLiteral("–"));
             }
         }
     }
-    updateLegendNames(t ? &values : nullptr);
+    updateLegendNames(t ? &at : nullptr);
     if (t) {
         const double x = double(*t - m_origin) / 1e9;
         m_header->setText(tr("At %1").arg(TimeAxisTicker::label(x, 0.001)) +

@@ -1,5 +1,6 @@
 // UtilizationView's mouse gestures: hover crosshair, drag-select, wheel zoom, shift/middle-drag pan,
-// double-click zoom. Every range change goes through the shared TimeRangeController.
+// double-click zoom, a grouped panel's member under the pointer. Every range change goes through the
+// shared TimeRangeController.
 
 #include "views/utilization/utilization_view.h"
 
@@ -64,6 +65,8 @@ void UtilizationView::onMouseMove(QMouseEvent *e) {
     } else if (m_drag == Drag::Select && std::fabs(x - m_dragStartX) >= kClickSlopPx) {
         m_time->setSelection({m_dragStartNs, nsAt(x)});
     }
+    // A grouped panel's member under the pointer is drawn in colour (not while dragging).
+    if (m_drag == Drag::None) setHoveredMember(memberNear(e->position()));
     showCrosshair(rectAt(e->position()) ? std::optional<int64_t>(nsAt(x)) : std::nullopt);
 }
 
@@ -92,7 +95,10 @@ void UtilizationView::onMouseDoubleClick(QMouseEvent *) {
 }
 
 bool UtilizationView::eventFilter(QObject *watched, QEvent *event) {
-    if (watched == m_plot && event->type() == QEvent::Leave && m_drag == Drag::None) showCrosshair(std::nullopt);
+    if (watched == m_plot && event->type() == QEvent::Leave && m_drag == Drag::None) {
+        setHoveredMember({});
+        showCrosshair(std::nullopt);
+    }
     return QWidget::eventFilter(watched, event);
 }
 
