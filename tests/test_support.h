@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QSettings>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +17,12 @@ namespace stepscope::test {
 
 // tests/data/<rel>.
 std::filesystem::path testData(const std::string &rel);
+
+// The bundled demo logdir the build generates (build/demo), its files relative to it, and a copy
+// of it in `to` (a logdir of its own: a new import wherever it is opened).
+QString demoDir();
+extern const QStringList kDemoFiles;  // the nvidia-smi log first, then the trace
+bool copyDemo(const QString &to);
 
 // ../shared/samples (or $STEPSCOPE_SAMPLES); empty when absent so tests can QSKIP.
 std::filesystem::path samplesDir();

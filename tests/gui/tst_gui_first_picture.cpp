@@ -16,18 +16,10 @@
 #include <QtTest>
 
 using namespace stepscope;
+using test::copyDemo, test::demoDir, test::kDemoFiles;
 
 namespace {
-QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
-const QStringList kDemoFiles = {"/nvidia-smi.csv", "/plugins/profile/demo/demo.pt.trace.json.gz"};
 constexpr qint64 kPictureEvents = 3000;
-
-bool copyDemo(const QString &to) {
-    if (!QDir().mkpath(to + "/plugins/profile/demo")) return false;
-    for (const QString &rel : kDemoFiles)
-        if (!QFile::copy(demoDir() + rel, to + rel)) return false;
-    return true;
-}
 
 int64_t sliceCount(gui::MainWindow &w) { return SessionReader(*w.session()->store()).sliceCount(); }
 

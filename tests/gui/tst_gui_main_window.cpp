@@ -18,9 +18,9 @@
 #include <QtTest>
 
 using namespace stepscope;
+using test::copyDemo, test::demoDir;
 
 namespace {
-QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
 }
 
 class TestGuiMainWindow : public QObject {
@@ -102,9 +102,7 @@ private slots:
         QVERIFY(done.wait(120000));
         // A copy of the demo elsewhere is a new import; cancelling it keeps the demo on screen.
         QTemporaryDir copy;
-        QVERIFY(QDir().mkpath(copy.path() + "/plugins/profile/demo"));
-        for (const QString rel : {"/nvidia-smi.csv", "/plugins/profile/demo/demo.pt.trace.json.gz"})
-            QVERIFY(QFile::copy(demoDir() + rel, copy.path() + rel));
+        QVERIFY(copyDemo(copy.path()));
         w.openPaths({copy.path()});
         w.importWorker()->cancel();
         QVERIFY(done.wait(120000));

@@ -28,19 +28,9 @@
 #include <utime.h>
 
 using namespace stepscope;
+using test::copyDemo, test::demoDir, test::kDemoFiles;
 
 namespace {
-QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
-const QStringList kDemoFiles = {"/nvidia-smi.csv", "/plugins/profile/demo/demo.pt.trace.json.gz"};
-
-// A logdir of its own (a copy of the bundled demo): a new import wherever it is opened.
-bool copyDemo(const QString &to) {
-    if (!QDir().mkpath(to + "/plugins/profile/demo")) return false;
-    for (const QString &rel : kDemoFiles)
-        if (!QFile::copy(demoDir() + rel, to + rel)) return false;
-    return true;
-}
-
 bool openAndWait(gui::MainWindow &w, const QString &path) {
     QSignalSpy done(&w, &gui::MainWindow::importFinished);
     w.openPaths({path});

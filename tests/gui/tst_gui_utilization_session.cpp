@@ -19,18 +19,9 @@
 #include <QtTest>
 
 using namespace stepscope;
+using test::copyDemo, test::demoDir, test::kDemoFiles;
 
 namespace {
-QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
-const QString kCsv = QStringLiteral("/nvidia-smi.csv");
-const QString kTrace = QStringLiteral("/plugins/profile/demo/demo.pt.trace.json.gz");
-
-// A copy of the bundled demo (trace and nvidia-smi log): a session of its own.
-bool copyDemo(const QString &to) {
-    if (!QDir().mkpath(to + "/plugins/profile/demo")) return false;
-    return QFile::copy(demoDir() + kCsv, to + kCsv) && QFile::copy(demoDir() + kTrace, to + kTrace);
-}
-
 // A trace with no instance metrics at all (no device properties either): a few host events.
 bool writeBareTrace(const QString &to) {
     QFile f(to + "/bare.json");
@@ -73,7 +64,7 @@ private slots:
         o.steps = 12;
         o.epochStartNs = int64_t(1'772'366'400) * 1'000'000'000;  // 2026-03-01 12:00:00 UTC
         synth::SyntheticProfileGenerator(o).generate((c.path() + "/run.pt.trace.json.gz").toStdString(),
-                                                     (c.path() + kCsv).toStdString());
+                                                     (c.path() + kDemoFiles[0]).toStdString());
         gui::MainWindow w;
         w.resize(1400, 900);
         w.show();

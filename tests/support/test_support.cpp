@@ -1,5 +1,7 @@
 #include "tests/test_support.h"
 
+#include <QDir>
+#include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
 
@@ -8,6 +10,17 @@
 namespace stepscope::test {
 
 std::filesystem::path testData(const std::string &rel) { return std::filesystem::path(STEPSCOPE_TEST_DATA) / rel; }
+
+QString demoDir() { return QStringLiteral(STEPSCOPE_BINARY_DIR "/demo"); }
+
+const QStringList kDemoFiles = {"/nvidia-smi.csv", "/plugins/profile/demo/demo.pt.trace.json.gz"};
+
+bool copyDemo(const QString &to) {
+    if (!QDir().mkpath(to + "/plugins/profile/demo")) return false;
+    for (const QString &rel : kDemoFiles)
+        if (!QFile::copy(demoDir() + rel, to + rel)) return false;
+    return true;
+}
 
 std::filesystem::path samplesDir() {
     const char *env = std::getenv("STEPSCOPE_SAMPLES");
