@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -33,7 +34,6 @@ CompareWindow::CompareWindow(QWidget *parent)
     m_chooser = new QWidget(this);
     m_chooser->setObjectName(QStringLiteral("compareRunChooser"));
     m_chooserNote = new QLabel(m_chooser);
-    m_chooserNote->setWordWrap(true);
     m_baseRun = new QComboBox(m_chooser);
     m_nextRun = new QComboBox(m_chooser);
     for (QComboBox *box : {m_baseRun, m_nextRun}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -42,12 +42,13 @@ CompareWindow::CompareWindow(QWidget *parent)
     connect(compareButton, &QPushButton::clicked, this, &CompareWindow::compareChosenRuns);
     auto *bar = new QHBoxLayout(m_chooser);
     bar->setContentsMargins(8, 6, 8, 2);
-    bar->addWidget(m_chooserNote, 1);
+    bar->addWidget(m_chooserNote);
     bar->addWidget(new QLabel(tr("Base run:"), m_chooser));
     bar->addWidget(m_baseRun);
     bar->addWidget(new QLabel(tr("New run:"), m_chooser));
     bar->addWidget(m_nextRun);
     bar->addWidget(compareButton);
+    bar->addStretch(1);  // the words beside the boxes they are about, on any width
     m_chooser->hide();
     auto *central = new QWidget(this);
     auto *column = new QVBoxLayout(central);
@@ -61,7 +62,10 @@ CompareWindow::CompareWindow(QWidget *parent)
         m_timelines->search(name);
         if (m_tabs->isTabEnabled(1)) m_tabs->setCurrentIndex(1);
     });
-    resize(1200, 860);
+    // 1200×860, or the screen's room when it is smaller (a 1280×720 screen).
+    QSize size(1200, 860);
+    if (const QScreen *screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Export View…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &CompareWindow::exportDialog);
     file->addSeparator();
@@ -81,7 +85,11 @@ void CompareWindow::start(const QString &base, const QString &next, const Report
     m_nextImported.clear();
     m_chooser->hide();
     // The runs picked the last time these paths were compared; a side with one run ignores them.
-    const QString baseRun = rememberedRun(baseLabel.isEmpty() ? base : baseLabel), nextRun = rememberedRun(next);
+    const QString basePath = baseLabel.isEmpty() ? base : baseLabel;
+    const QString baseRun = rememberedRun(basePath);
+    QString nextRun = rememberedRun(next);
+    // A folder compared with itself: its two runs, never one run with itself (the user picks).
+    if (QFileInfo(basePath).absoluteFilePath() == QFileInfo(next).absoluteFilePath()) nextRun.clear();
     run(baseRun.isEmpty() ? std::nullopt : std::optional(baseRun), nextRun.isEmpty() ? std::nullopt : std::optional(nextRun));
 }
 
@@ -191,6 +199,9 @@ void CompareWindow::run(const std::optional<QString> &baseRun, const std::option
                 if (unpicked(baseRuns, baseRun) || unpicked(nextRuns, nextRun)) {
                     showRuns(baseRuns, nextRuns, baseRun ? QString::fromStdString(*baseRun) : QString(),
                              nextRun ? QString::fromStdString(*nextRun) : QString());
+                    // Both sides the same runs: the new side starts on another run than the base.
+                    if (baseRuns == nextRuns && m_nextRun->currentIndex() == m_baseRun->currentIndex() && m_nextRun->count() > 1)
+                        m_nextRun->setCurrentIndex((m_baseRun->currentIndex() + 1) % m_nextRun->count());
                     QStringList sides;
                     if (baseRuns.size() > 1) sides << tr("the base holds %1 runs").arg(baseRuns.size());
                     if (nextRuns.size() > 1) sides << tr("%1 holds %2 runs").arg(QFileInfo(m_next).fileName()).arg(nextRuns.size());

@@ -14,6 +14,7 @@
 #include "views/session/session_overview_view.h"
 #include "views/job/job_view.h"
 #include "views/steps/step_time_view.h"
+#include "views/timeline/capture_picker.h"
 #include "views/timeline/keyboard_shortcuts.h"
 #include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
@@ -174,6 +175,12 @@ void MainWindow::buildDocks() {
         timeline->alignRuns(starts, step);
     });
     connect(job, &JobView::alignmentLeft, timeline, [timeline] { timeline->clearAlignment(); });
+    // A capture picked in the timeline's Capture box: the step chart and findings show its first run.
+    connect(m_timeline->capturePicker(), &CapturePicker::captureShown, this, [this](const std::vector<int64_t> &runs) {
+        if (runs.empty()) return;
+        m_steps->showRun(runs.front());
+        static_cast<FindingsView *>(m_findings)->showRun(runs.front());
+    });
     connect(timeline, &TimelineView::alignmentChanged, job, &JobView::showAlignment);
     connect(job, &JobView::compactRequested, timeline, &TimelineView::setCompactRanks);
     connect(timeline, &TimelineView::compactRanksChanged, job, &JobView::showCompact);
@@ -181,7 +188,7 @@ void MainWindow::buildDocks() {
     job->showAlignment(timeline->alignedStep().has_value(), timeline->alignedStep().value_or(0));
     findChild<QDockWidget *>("stepsDock")->raise();
     resizeDocks({sessionDock}, {400}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {280}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {260}, Qt::Vertical);
     resizeDocks({findChild<QDockWidget *>("stepsDock"), findChild<QDockWidget *>("findingsDock")}, {900, 500}, Qt::Horizontal);
     m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
     m_startPage->cover(this);
@@ -476,8 +483,9 @@ void MainWindow::closeEvent(QCloseEvent *event) {
 }
 
 void MainWindow::resizeEvent(QResizeEvent *event) {
-    // The docks around the timeline may not take more than their share of the height, whatever
-    // their contents ask for; at 1024×700 the timeline keeps about half the window.
+    // The docks around the timeline never take more than this share of the height, whatever their
+    // contents ask for (the user may drag them up to it); the default split and the user's own are
+    // kept across window sizes by DockShareKeeper.
     m_centre->setMinimumHeight(int(event->size().height() * kCentreShare));
     QMainWindow::resizeEvent(event);
 }

@@ -132,7 +132,7 @@ private:
     void saveSessionAs();
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
-    static constexpr double kCentreShare = 0.5;
+    static constexpr double kCentreShare = 0.35;
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
     Mode m_mode;

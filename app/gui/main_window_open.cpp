@@ -224,10 +224,11 @@ void MainWindow::onPreviewReady(const QString &previewPath) {
 }
 
 void MainWindow::onImportFinished(const ImportOutcome &outcome) {
-    // The strip's last picture says what the window does until the session is shown (drawn now; the
-    // window repaints only when the views are loaded), instead of an empty strip.
+    // The strip says what the window does until the session is shown (drawn now: the window is busy
+    // until the views are loaded), then goes with the first picture: no empty band meanwhile.
     m_progressPanel->showOpening();
-    m_progressPanel->end();
+    m_sessionLabel->setText(tr("Opening the imported session…"));
+    m_sessionLabel->repaint();
     static_cast<FindingsView *>(m_findings)->setImporting({});
     const ImportSummary &sum = outcome.summary;
     const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
@@ -277,6 +278,8 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
         else if (changed > 0)
             showStatus(tr("Imported %n file(s), %1 events", nullptr, changed).arg(sum.events()));
     }
+    m_progressPanel->end();
+    refreshStatus();  // the session label says what is open (not "Opening…") whatever happened
     if (!preview.isEmpty()) removeSessionFiles(preview.toStdString());  // closed above, if it was open
     QStringList problems;
     if (!outcome.fatalError.isEmpty()) problems << outcome.fatalError;

@@ -3,6 +3,7 @@
 #include "models/store/session_reader.h"
 #include "models/store/session_store.h"
 
+#include <QAction>
 #include <QDateTime>
 #include <QMainWindow>
 #include <QEvent>
@@ -98,10 +99,18 @@ StartPage::StartPage(QWidget *parent) : QWidget(parent), m_recent(new QListWidge
     m_recent->setObjectName(QStringLiteral("startRecent"));
     m_recent->setWordWrap(true);
     m_recent->setAlternatingRowColors(true);
-    m_recent->setToolTip(tr("Double-click or press Enter to open"));
-    connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+    // One click opens an entry, as a link does (or Enter on the current one).
+    connect(m_recent, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
         emit recentActivated(item->data(Qt::UserRole).toString());
     });
+    auto *enter = new QAction(m_recent);
+    enter->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
+    enter->setShortcutContext(Qt::WidgetShortcut);
+    connect(enter, &QAction::triggered, this, [this] {
+        if (const QListWidgetItem *item = m_recent->currentItem()) emit recentActivated(item->data(Qt::UserRole).toString());
+    });
+    m_recent->addAction(enter);
+    m_recent->setCursor(Qt::PointingHandCursor);
     column->addWidget(m_recent, 1);
     m_noRecent->setText(tr("Nothing opened yet: what you open is listed here, with what its session holds."));
     m_noRecent->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -140,7 +149,7 @@ void StartPage::setRecent(const QList<Recent> &recent) {
         const QString second = r.summary.isEmpty() ? tr("not imported yet: opening imports it") : r.summary;
         auto *item = new QListWidgetItem(r.label + QLatin1Char('\n') + second, m_recent);
         item->setData(Qt::UserRole, r.entry);
-        item->setToolTip(r.entry);
+        item->setToolTip(tr("Click to open %1").arg(r.entry));
     }
     m_recent->setVisible(!recent.isEmpty());
     m_noRecent->setVisible(recent.isEmpty());

@@ -20,8 +20,8 @@ void SessionModel::close() {
     emit sessionChanged();
 }
 
-std::vector<NsRange> SessionModel::runExtents() const {
-    std::vector<NsRange> out;
+std::vector<SessionModel::RunExtent> SessionModel::runExtents() const {
+    std::vector<RunExtent> out;
     if (!m_store) return out;
     SessionReader reader(*m_store);
     // The timeline's summary knows every track's span: a few rows instead of a scan of every slice
@@ -34,10 +34,10 @@ std::vector<NsRange> SessionModel::runExtents() const {
             fromLod.reset();
             fromLod.bind(1, run.id);
             if (fromLod.step() && !fromLod.columnIsNull(0))
-                out.push_back({fromLod.columnInt(0) + run.timeBaseNs, fromLod.columnInt(1) + run.timeBaseNs});
+                out.push_back({run.id, {fromLod.columnInt(0) + run.timeBaseNs, fromLod.columnInt(1) + run.timeBaseNs}});
             continue;
         }
-        if (const NsRange r = reader.runTimeRange(run.id); r.valid()) out.push_back(r);
+        if (const NsRange r = reader.runTimeRange(run.id); r.valid()) out.push_back({run.id, r});
     }
     return out;
 }
@@ -52,7 +52,7 @@ NsRange SessionModel::extent() const {
         out.end = any ? std::max(out.end, hi) : hi;
         any = true;
     };
-    for (const NsRange &r : runExtents()) add(r.start, r.end);
+    for (const RunExtent &r : runExtents()) add(r.range.start, r.range.end);
     // Metrics: each series' first and last sample through its (series_id, t_ns) index.
     std::map<int64_t, int64_t> offsets;
     for (const SourceRow &src : reader.sources()) offsets[src.id] = src.clockOffsetNs;

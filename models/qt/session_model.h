@@ -34,7 +34,11 @@ public:
     // The absolute time extent over all runs and metrics; invalid when empty.
     NsRange extent() const;
     // Each run's absolute time extent (its events; metrics not included), in the session's run order.
-    std::vector<NsRange> runExtents() const;
+    struct RunExtent {
+        int64_t runId = 0;
+        NsRange range;
+    };
+    std::vector<RunExtent> runExtents() const;
 
 signals:
     void sessionChanged();

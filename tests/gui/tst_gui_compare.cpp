@@ -183,6 +183,16 @@ private slots:
         QVERIFY2(again.first().first().toBool(), qPrintable(c->lastError()));
         QCOMPARE(QString::fromStdString(c->view()->comparison().next.run), picked);
         delete c;
+        // The folder compared with itself: never one run with itself; the user picks, the new side
+        // offered another run than the base.
+        QVERIFY2(openIn(w, folder), qPrintable(w.lastError()));
+        c = w.compareWith(folder);
+        QSignalSpy itself(c, &gui::CompareWindow::finished);
+        QVERIFY(itself.wait(120000));
+        QCOMPARE(itself.first().first().toBool(), false);
+        QVERIFY(c->baseRunBox()->isEnabled() && c->nextRunBox()->isEnabled());
+        QVERIFY(c->baseRunBox()->currentText() != c->nextRunBox()->currentText());
+        delete c;
     }
 
     void unreadableSideIsNamed() {

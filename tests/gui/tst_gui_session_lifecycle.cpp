@@ -232,7 +232,8 @@ private slots:
         QVERIFY2(entry.contains("demo") && entry.contains("1 run") && entry.contains("MB"), qPrintable(entry));
         QVERIFY(next.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/tst_gui_session_lifecycle_start_recent.png")));
         QSignalSpy reopened(&next, &gui::MainWindow::importFinished);
-        emit next.startPage()->recentList()->itemActivated(next.startPage()->recentList()->item(0));
+        QListWidget *list = next.startPage()->recentList();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());  // one click
         QVERIFY(reopened.wait(120000));
         QCOMPARE(next.session()->path(), w.session()->path());
         QVERIFY(!next.startPage()->isVisible());

@@ -1,7 +1,7 @@
 // Compact aligned ranks (issue #15), in a 1280×800 MainWindow over a synthetic 8-rank job whose
 // rank 5 is late on its input: aligned at a step, every rank shows its main host thread and its
 // busiest GPU stream in thin lanes, and all 8 ranks' step rows fit the timeline's viewport; turning
-// compact off (or leaving the alignment) brings back exactly the tracks shown before; the preference
+// compact off brings back exactly the tracks shown before (compact holds aligned or not); the preference
 // is remembered in QSettings; the session file is never written. Rendered to
 // job_timeline_compact.png in the build folder for inspection.
 
@@ -75,10 +75,14 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return job->job().has_value(); }, 60000));
         QCOMPARE(job->job()->ranks, 8);
         QCoreApplication::processEvents();
-        QVERIFY(tl->compactRanks());  // on by default
+        QVERIFY(tl->compactRanks());  // on by default, and a job opens compact, aligned or not
         QVERIFY(job->compactBox()->isChecked());
+        QVERIFY(tl->isCompact());
+        tl->setCompactRanks(false);
         const std::set<int> recorded = visibleTracks(tl);
         QVERIFY(!tl->isCompact());
+        tl->setCompactRanks(true);
+        QVERIFY(tl->isCompact());
 
         QVERIFY(job->alignColumn(3));
         QCoreApplication::processEvents();
@@ -109,12 +113,14 @@ private slots:
         QVERIFY(!tl->compactRanks() && !tl->isCompact() && tl->alignedStep().has_value());
         QCOMPARE(visibleTracks(tl), recorded);
         QVERIFY(!QSettings().value("timeline/compactRanks").toBool());
-        // On again, then leaving the alignment: the same.
+        // On again, then leaving the alignment: still compact (the recorded times); off: the same tracks.
         tl->setCompactRanks(true);
         QVERIFY(tl->isCompact() && job->compactBox()->isChecked());
         tl->clearAlignment();
-        QVERIFY(!tl->isCompact());
+        QVERIFY(tl->isCompact());
+        tl->setCompactRanks(false);
         QCOMPARE(visibleTracks(tl), recorded);
+        tl->setCompactRanks(true);
         QVERIFY(QSettings().value("timeline/compactRanks").toBool());
         QCOMPARE(hashOf(m_file), before);
     }

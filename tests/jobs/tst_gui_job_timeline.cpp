@@ -100,6 +100,7 @@ private slots:
         QCOMPARE(int(o.runIds.size()), 6);
         const FileState before = stateOf(m_file);
         TimelineView *tl = o.timeline;
+        tl->setCompactRanks(false);  // every track of every rank (compact, they would all fit one screen)
         // The last rank's tracks start far below the first screen of tracks.
         const size_t row = 5, column = 6;
         QVERIFY(o.job->showCell(int(row), int(column)));
@@ -132,6 +133,7 @@ private slots:
         QVERIFY(r.start <= s.start && r.end >= s.end);
         QVERIFY(r.duration() < 2 * (s.end - s.start));  // zoomed to it, not the whole session
         QCOMPARE(stateOf(m_file), before);
+        tl->setCompactRanks(true);  // the default again, for the next tests
     }
 
     void alignedRanksStartTheStepAtOneX() {

@@ -8,7 +8,10 @@
 #include "tests/test_support.h"
 #include "views/timeline/capture_picker.h"
 #include "views/timeline/timeline_pane_view.h"
+#include "views/timeline/timeline_view.h"
 
+#include <QSettings>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace stepscope;
@@ -64,13 +67,35 @@ private slots:
         QVERIFY2(time.range().duration() < 30 * kS, qPrintable(QString::number(time.range().duration())));
         QVERIFY(time.range().end < picker->captures()[1].start);
         QCOMPARE(picker->currentIndex(), 1);
+        // The other capture's run is folded: its empty tracks do not push the shown one down.
+        TimelineView *tl = pane.timeline();
+        int runHeaders = 0, tracks = 0;
+        for (const TimelineRow &row : tl->layout().rows()) {
+            runHeaders += row.kind == TimelineRow::Kind::RunHeader;
+            if (row.kind == TimelineRow::Kind::Track) ++tracks;
+        }
+        QCOMPARE(runHeaders, 2);
+        QVERIFY(tracks > 0);
+        int foldedRuns = 0;
+        for (int g = 0; g < int(tl->model()->groups().size()); ++g)
+            if (tl->model()->groups()[size_t(g)].parent < 0 && tl->layout().isCollapsed(g)) ++foldedRuns;
+        QCOMPARE(foldedRuns, 1);
+        // The "ranks aligned" habit of a job is not applied to captures (they are not ranks).
+        QSettings().setValue("timeline/alignRanks", true);
+        tl->restoreAlignment();
+        QVERIFY(!tl->alignedStep().has_value());
+        QSettings().remove("timeline/alignRanks");
+        QSignalSpy shown(picker, &CapturePicker::captureShown);
         QVERIFY(pane.grab().save(QStringLiteral(STEPSCOPE_BINARY_DIR "/capture_picker.png")));
         // Picking the second zooms every view there; All shows the whole span; the box follows.
         picker->showCapture(1);
         QVERIFY(time.range().start >= picker->captures()[0].end);
         QCOMPARE(picker->currentIndex(), 2);
-        time.zoomToFull();
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(shown.first().first().value<std::vector<int64_t>>().size(), size_t(1));
+        picker->showCapture(-1);
         QCOMPARE(picker->currentIndex(), 0);
+        for (int g = 0; g < int(tl->model()->groups().size()); ++g) QVERIFY(!tl->layout().isCollapsed(g));
     }
 };
 

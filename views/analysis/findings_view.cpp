@@ -237,8 +237,10 @@ void FindingsView::reload() {
         return (x->projection ? x->projection->speedup : 0.0) > (y->projection ? y->projection->speedup : 0.0);
     });
     if (job.finding) ordered.insert(ordered.begin(), &*job.finding);  // the job's root cause leads
-    auto *findings = new QTreeWidgetItem(m_tree, {QString(), job.finding ? tr("Findings (%1): the job's first, then biggest projected gain first").arg(ordered.size())
-                                                                         : tr("Findings (%1), biggest projected gain first").arg(ordered.size())});
+    // A short group title (a long one took three lines of a short panel); the order in its tooltip.
+    auto *findings = new QTreeWidgetItem(m_tree, {QString(), tr("Findings (%1)").arg(ordered.size())});
+    findings->setToolTip(1, job.finding ? tr("The job's finding first, then the biggest projected gain first")
+                                        : tr("Biggest projected gain first"));
     for (const Finding *fp : ordered) {
         const Finding &f = *fp;
         QString evidence;

@@ -90,6 +90,9 @@ void CompareView::setMessage(const QString &text) {
     m_waterfall->clearPlottables();
     m_waterfall->clearItems();
     m_waterfall->replot();
+    // No comparison: no empty axes and table under the message.
+    m_waterfall->hide();
+    m_table->hide();
 }
 
 QString CompareView::headerText() const { return m_header->text(); }
@@ -98,6 +101,8 @@ void CompareView::setFilterText(const QString &text) { m_filter->setText(text); 
 
 void CompareView::setComparison(const RunComparison &c) {
     m_comparison = c;
+    m_waterfall->show();
+    m_table->show();
     QString head = sideText("base", c.base) + QStringLiteral("<br>") + sideText("new", c.next) + QStringLiteral("<br>");
     const double x = c.next.stepTime.meanMs > 0 ? c.base.stepTime.meanMs / c.next.stepTime.meanMs : 0;
     head += tr("<b>step time %1 → %2 ms (%3%4 %, %5)</b>")

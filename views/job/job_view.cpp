@@ -80,9 +80,9 @@ JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *pare
     alignLayout->addWidget(m_compactBox);
     m_compactBox->setText(tr("Compact: 2 tracks per rank"));
     m_compactBox->setObjectName(QStringLiteral("compactRanks"));
-    m_compactBox->setToolTip(tr("While aligned, each rank shows only its main host thread and its busiest GPU stream, in "
-                                "thin lanes, so that every rank fits on one screen; its other tracks are folded away "
-                                "until this is unticked or the alignment is left."));
+    m_compactBox->setToolTip(tr("Each rank shows only the host thread of its training loop and its busiest GPU stream, in "
+                                "thin lanes, so that every rank fits on one screen (aligned or not); its other tracks are "
+                                "folded away until this is unticked (a search hit on one shows it)."));
     m_alignBox->setText(tr("Align ranks at step"));
     m_alignBox->setToolTip(tr("The timeline shows the ranks one after another, each shifted so that this step starts at "
                               "the same x; its ruler counts from that start. Off: the recorded times. (A click on a step "

@@ -34,9 +34,9 @@ void ImportLogView::paintEvent(QPaintEvent *event) {
     // An empty log is good news; say so instead of showing a blank table.
     QPainter p(viewport());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    const QString text = m_session->isOpen()
-        ? tr("No warnings, errors or skipped files: every record of every source was imported.")
-        : tr("No session open.");
+    const QString text = !m_session->isOpen()   ? tr("No session open.")
+                         : m_session->isPreview() ? tr("Importing: the log follows when the import is complete.")
+                                                  : tr("No warnings, errors or skipped files: every record of every source was imported.");
     p.drawText(viewport()->rect(), Qt::AlignCenter, text);
 }
 

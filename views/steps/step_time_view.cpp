@@ -274,9 +274,13 @@ void StepTimeView::reload() {
         if (any) m_bars[size_t(c)]->addToLegend();
         else m_bars[size_t(c)]->removeFromLegend();
     }
-    m_offPath->setData(keys, offPath);
-    if (offPath.isEmpty()) m_offPath->removeFromLegend();
-    else m_offPath->addToLegend();
+    if (offPath.isEmpty()) {  // (setData with no values beside the keys only warns)
+        m_offPath->data()->clear();
+        m_offPath->removeFromLegend();
+    } else {
+        m_offPath->setData(keys, offPath);
+        m_offPath->addToLegend();
+    }
     if (projected.isEmpty()) {
         m_projected->data()->clear();
         m_projected->removeFromLegend();
@@ -290,7 +294,11 @@ void StepTimeView::reload() {
     else m_outliers->addToLegend();
     m_plot->legend->setWrap(0);  // entries changed: laid out again for the chart's height
     fitLegendRows(m_plot);
+    // No steps (nothing open, an import running, an analysis pending): empty axes, not the last
+    // session's, and no empty legend box.
     if (!keys.isEmpty()) m_plot->xAxis->setRange(keys.front() - 1, keys.back() + 1);
+    else m_plot->xAxis->setRange(0, 1);
+    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
     m_maxMs = maxMs;
     m_annotations->refresh();
     fitValueAxis();

@@ -26,7 +26,14 @@ CapturePicker::CapturePicker(SessionModel *session, TimeRangeController *time, Q
 }
 
 void CapturePicker::reload() {
-    m_captures = m_session->isOpen() ? captureClusters(m_session->runExtents()) : std::vector<NsRange>{};
+    const auto extents = m_session->isOpen() ? m_session->runExtents() : std::vector<SessionModel::RunExtent>{};
+    std::vector<NsRange> ranges;
+    for (const auto &e : extents) ranges.push_back(e.range);
+    m_captures = captureClusters(ranges);
+    m_runs.assign(m_captures.size(), {});
+    for (const auto &e : extents)
+        for (size_t i = 0; i < m_captures.size(); ++i)
+            if (e.range.start >= m_captures[i].start && e.range.end <= m_captures[i].end) m_runs[i].push_back(e.runId);
     {
         const QSignalBlocker block(this);
         clear();
@@ -35,10 +42,11 @@ void CapturePicker::reload() {
             addItem(tr("All captures (%1)").arg(formatDurationNs(full.duration())));
             const int64_t first = m_captures.front().start;
             for (size_t i = 0; i < m_captures.size(); ++i)
-                addItem(tr("Capture %1 of %2 · at +%3 · %4 long")
-                            .arg(i + 1)
-                            .arg(m_captures.size())
-                            .arg(formatDurationNs(m_captures[i].start - first), formatDurationNs(m_captures[i].duration())));
+                addItem(i == 0 ? tr("Capture 1 of %1 · %2 long").arg(m_captures.size()).arg(formatDurationNs(m_captures[i].duration()))
+                               : tr("Capture %1 of %2 · %3 later · %4 long")
+                                     .arg(i + 1)
+                                     .arg(m_captures.size())
+                                     .arg(formatDurationNs(m_captures[i].start - first), formatDurationNs(m_captures[i].duration())));
         }
     }
     setVisible(!m_captures.empty());
@@ -49,9 +57,11 @@ void CapturePicker::reload() {
 void CapturePicker::showCapture(int index) {
     if (index < 0 || index >= int(m_captures.size())) {
         m_time->zoomToFull();
+        emit captureShown({});
         return;
     }
     m_time->setRange(padded(m_captures[size_t(index)]));
+    emit captureShown(m_runs[size_t(index)]);
 }
 
 void CapturePicker::follow(NsRange range) {

@@ -22,6 +22,11 @@ public:
     // Zooms to capture `index` (0-based); -1: the whole session.
     void showCapture(int index);
 
+signals:
+    // A capture was picked (its runs, in session order), or All (empty): the timeline folds the
+    // other captures' runs, the analysis views show its first run.
+    void captureShown(const std::vector<int64_t> &runIds);
+
 private:
     void reload();
     void follow(NsRange range);
@@ -29,6 +34,7 @@ private:
     SessionModel *m_session;
     TimeRangeController *m_time;
     std::vector<NsRange> m_captures;
+    std::vector<std::vector<int64_t>> m_runs;  // each capture's runs
 };
 
 } // namespace stepscope

@@ -4,6 +4,8 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QMenu>
+#include <QDialogButtonBox>
+#include <QPushButton>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -122,8 +124,14 @@ QDialog *KeyboardShortcuts::showDialog(QWidget *parent) {
     text->setHtml(html(parent ? parent->window() : nullptr));
     auto *layout = new QVBoxLayout(dialog);
     layout->addWidget(text);
+    // A Close button (Esc too), and the card takes the focus so Esc reaches it, not the window.
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
     dialog->resize(1020, 660);
     dialog->show();
+    dialog->activateWindow();
+    buttons->button(QDialogButtonBox::Close)->setFocus();
     return dialog;
 }
 

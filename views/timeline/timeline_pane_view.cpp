@@ -45,6 +45,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     bar->addWidget(m_hitLabel);
     bar->addStretch(1);
     m_capturePicker = new CapturePicker(session, time, this);
+    connect(m_capturePicker, &CapturePicker::captureShown, m_timeline, &TimelineView::focusRuns);
     bar->addWidget(m_capturePicker);
     bar->addWidget(new QLabel(tr("Step"), this));
     m_stepBox->setRange(0, 1'000'000'000);

@@ -57,6 +57,8 @@ void TimelineView::reload() {
     m_selectedTrack = -1;
     m_selectedFlows.clear();
     m_highlightedRun = -1;
+    m_scrollY = 0;  // a new session starts at its first track, not where the last one was scrolled
+    m_foldedForFocus.clear();
     m_model->load(store);  // emits modelReset: choices restored, layout rebuilt
     if (!m_time->fullRange().valid() && m_model->extent().valid()) m_time->setFullRange(m_model->extent());
     if (m_alignedStep) {  // the model came back as recorded
@@ -77,6 +79,7 @@ void TimelineView::applyModelReset() {
     m_layout.restoreChoices(*m_model, m_savedChoices);
     m_layout.setCompactTracks({});  // track indices of the old model
     relayout();
+    applyCompact();  // a job opens compact when the user left it so
 }
 
 void TimelineView::saveChoices() {

@@ -73,6 +73,9 @@ public:
     // and zooms to `recorded` — a range in that run's own recorded times (shifted when aligned).
     // What a click on a Job-dock heatmap cell does. false when there is no such run.
     bool revealRun(int64_t runId, NsRange recorded);
+    // Shows these runs unfolded at the top and folds every other run (a capture picked in the
+    // Capture box); empty: unfolds again what this folded. For a look, not a choice: nothing saved.
+    void focusRuns(const std::vector<int64_t> &runIds);
     int highlightedRunGroup() const { return m_highlightedRun; }
     // The step under the mouse (or the view centre), as alignment by R would take it; nullopt: none.
     std::optional<int64_t> stepNear(int64_t t) const;
@@ -192,6 +195,7 @@ private:
     std::optional<int64_t> m_alignedStep;  // ranks aligned at this step (display-only run offsets)
     int64_t m_alignedAt = 0;
     int m_highlightedRun = -1;  // run group brought into view from the Job dock
+    std::vector<int> m_foldedForFocus;  // run groups focusRuns() folded
     std::vector<int64_t> m_alignedRuns;  // the runs shifted to the aligned step, in timeline order
     bool m_compactRanks;
 };

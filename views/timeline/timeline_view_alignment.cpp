@@ -7,6 +7,8 @@
 #include <QMenu>
 #include <QSettings>
 
+#include <utility>
+
 #include <algorithm>
 #include <set>
 
@@ -36,9 +38,14 @@ void TimelineView::setCompactRanks(bool on) {
 }
 
 void TimelineView::applyCompact() {
+    // The ranks of a job, aligned or as recorded: each shows its two tracks when compact is on.
+    std::vector<int64_t> runs = m_alignedRuns;
+    if (!m_alignedStep)
+        for (const TimelineGroup &g : m_model->groups())
+            if (g.parent < 0 && g.runId != 0 && g.rank) runs.push_back(g.runId);
     std::vector<int> tracks;
-    if (m_compactRanks && m_alignedStep)
-        for (int64_t run : m_alignedRuns)
+    if (m_compactRanks && runs.size() >= 2)
+        for (int64_t run : runs)
             for (int t : compactTracksOf(*m_model, run)) tracks.push_back(t);
     if (tracks == m_layout.compactTracks()) return;
     const bool entering = !m_layout.isCompact() && !tracks.empty();
@@ -114,6 +121,11 @@ void TimelineView::clearAlignment(bool remember) {
 void TimelineView::restoreAlignment() {
     QSettings settings;
     if (!settings.value(kAlignSetting, false).toBool() || !canAlignRuns()) return;
+    // The habit is a job's (ranks of one step); runs that are not ranks (captures recorded minutes
+    // apart, two runs opened together) open as recorded.
+    int ranks = 0;
+    for (const TimelineGroup &g : m_model->groups()) ranks += g.parent < 0 && g.rank.has_value();
+    if (ranks < 2) return;
     auto at = [this](int64_t step) { return applyAlignment(recordedStepStarts(step), step, false); };
     // A session without that step: its first step.
     if (!at(settings.value(kAlignStepSetting, 0).toLongLong())) at(m_model->steps().front().step);
@@ -147,6 +159,25 @@ void TimelineView::addAlignmentAction(QMenu &menu, int64_t t) {
         if (const auto step = stepNear(t))
             menu.addAction(tr("Align Ranks at Step %1\tR").arg(*step), this, [this, s = *step] { alignRunsAtStep(s); });
     }
+}
+
+void TimelineView::focusRuns(const std::vector<int64_t> &runIds) {
+    for (int group : std::exchange(m_foldedForFocus, {})) m_layout.setCollapsed(group, false);
+    if (!runIds.empty()) {
+        const auto &groups = m_model->groups();
+        for (int g = 0; g < int(groups.size()); ++g) {
+            if (groups[size_t(g)].parent >= 0 || groups[size_t(g)].runId == 0) continue;
+            const bool shown = std::find(runIds.begin(), runIds.end(), groups[size_t(g)].runId) != runIds.end();
+            if (shown) {
+                m_layout.setCollapsed(g, false);
+            } else if (!m_layout.isCollapsed(g)) {
+                m_layout.setCollapsed(g, true);
+                m_foldedForFocus.push_back(g);
+            }
+        }
+    }
+    relayout();
+    setScrollY(0);
 }
 
 bool TimelineView::revealRun(int64_t runId, NsRange recorded) {
