@@ -65,6 +65,16 @@ void DockShareKeeper::restore() {
     m_restoring = false;
 }
 
+void DockShareKeeper::remeasure() {
+    QTimer::singleShot(0, this, [this] {
+        if (const double s = measuredShare(); s > 0) {
+            m_share = s;
+            m_measured = true;
+            if (!m_key.isEmpty()) QSettings().remove(m_key);
+        }
+    });
+}
+
 bool DockShareKeeper::eventFilter(QObject *watched, QEvent *event) {
     if (watched != m_window) return false;
     switch (event->type()) {

@@ -20,6 +20,8 @@ public:
     DockShareKeeper(QMainWindow *window, QString settingsKey);
     // The centre's part of the height it shares with the bottom docks (0..1).
     double centreShare() const { return m_share; }
+    // The layout was put back to the default: its split becomes the user's again.
+    void remeasure();
     static constexpr int kSeparatorPx = 6;
     // On a short window the docks keep at least this height (a chart, a few findings), as far as the
     // centre's own minimum allows.

@@ -71,6 +71,8 @@ public:
     // In the timeline's place while no session is open.
     StartPage *startPage() const { return m_startPage; }
     DockShareKeeper *docksKeeper() const { return m_docksKeeper; }
+    // View ▸ Reset Layout: every dock back where it was built (a dock dragged off by mistake).
+    void resetLayout();
     // Writes the demo profile (a generated input-bound PyTorch run and its nvidia-smi log) into the
     // user's data folder, unless it is there, and opens it.
     void openDemo();
@@ -160,6 +162,7 @@ private:
     StartPage *m_startPage = nullptr;
     DockShareKeeper *m_docksKeeper = nullptr;  // the user's timeline/docks split across window sizes
     QList<QAction *> m_sessionActions;
+    QByteArray m_defaultLayout;  // the docks as built, for View ▸ Reset Layout
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     RunChooser m_runChooser;

@@ -134,6 +134,17 @@ private slots:
         QVERIFY2(std::abs(steps->height() - big) <= 12,
                  qPrintable(QStringLiteral("docks %1 px at 1080 again, %2 px before").arg(steps->height()).arg(big)));
         QVERIFY(w.style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, &w) >= 6);
+        // The Session dock gives its names the room (Kind and Status at most a share of it).
+        auto *overview = qobject_cast<QTreeWidget *>(w.viewWidget("session"));
+        QVERIFY(overview);
+        QVERIFY2(overview->columnWidth(0) >= overview->viewport()->width() * 2 / 5,
+                 qPrintable(QStringLiteral("names %1 of %2 px").arg(overview->columnWidth(0)).arg(overview->viewport()->width())));
+        // A dock dragged off by mistake: View ▸ Reset Layout puts it back.
+        steps->setFloating(true);
+        w.resetLayout();
+        QTest::qWait(50);
+        QVERIFY(!steps->isFloating());
+        QVERIFY(std::abs(steps->height() - big) <= 40);
     }
 
     void labelColumnIsResizableAndRemembered() {

@@ -1,6 +1,9 @@
 #include "views/session/session_overview_view.h"
 
 #include <QHeaderView>
+#include <QTreeWidgetItemIterator>
+
+#include <algorithm>
 
 #include <map>
 
@@ -19,7 +22,7 @@ SessionOverviewView::SessionOverviewView(SessionModel *session, TimeRangeControl
     setHeaderLabels({tr("Item"), tr("Kind"), tr("Events"), tr("Status")});
     header()->setStretchLastSection(false);
     header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 4; ++c) header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    for (int c = 1; c < 4; ++c) header()->setSectionResizeMode(c, QHeaderView::Interactive);
     header()->setMinimumSectionSize(40);
     setMinimumWidth(300);
     setTextElideMode(Qt::ElideMiddle);
@@ -71,6 +74,22 @@ void SessionOverviewView::reload() {
                                          QString::number(m.samples), QString()});
     }
     for (auto &[id, item] : sourceItems) item->setExpanded(true);
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        for (int c = 0; c < columnCount(); ++c)
+            if ((*it)->toolTip(c).isEmpty() && !(*it)->text(c).isEmpty()) (*it)->setToolTip(c, (*it)->text(c).toHtmlEscaped());
+    fitColumns();
+}
+
+void SessionOverviewView::resizeEvent(QResizeEvent *event) {
+    QTreeWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void SessionOverviewView::fitColumns() {
+    const int w = viewport()->width();
+    header()->resizeSection(1, std::min(sizeHintForColumn(1), w / 4));
+    header()->resizeSection(2, sizeHintForColumn(2));
+    header()->resizeSection(3, std::min(sizeHintForColumn(3), w / 5));
 }
 
 } // namespace stepscope

@@ -15,7 +15,13 @@ public:
     SessionOverviewView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
     void reload();
 
+protected:
+    // The names get the room: Kind and Status are as wide as their text up to a share of the width
+    // (cut text keeps its whole in the tooltip).
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitColumns();
     SessionModel *m_session;
     TimeRangeController *m_time;
 };
