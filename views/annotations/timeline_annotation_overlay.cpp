@@ -35,12 +35,16 @@ int64_t TimelineAnnotationOverlay::annotationAt(QPointF pos) const {
     return 0;
 }
 
-void TimelineAnnotationOverlay::addMenuActions(QMenu &menu, QPointF pos, int64_t t) {
+void TimelineAnnotationOverlay::addMenuActions(QMenu &menu, QPointF pos, int64_t t, std::optional<NsRange> slice) {
     if (!m_model) return;
     const NsRange sel = m_time->selection();
     if (sel.valid() && t >= sel.start && t <= sel.end) {
         menu.addAction(tr("Annotate Selection…"), m_view, [this, sel] { AnnotationDialog::create(m_view, m_model, sel.start, sel.end); });
     } else {
+        // On a slice its span is what the user means; elsewhere the moment under the pointer.
+        if (slice && slice->valid())
+            menu.addAction(tr("Annotate This Slice…"), m_view,
+                           [this, r = *slice] { AnnotationDialog::create(m_view, m_model, r.start, r.end); });
         menu.addAction(tr("Annotate Here…"), m_view, [this, t] { AnnotationDialog::create(m_view, m_model, t, t); });
         if (sel.valid())
             menu.addAction(tr("Annotate Selection…"), m_view, [this, sel] { AnnotationDialog::create(m_view, m_model, sel.start, sel.end); });

@@ -12,6 +12,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 class QMenu;
 
@@ -28,7 +29,8 @@ public:
     // The note whose label or band is at `pos` (labels first); 0 when none.
     int64_t annotationAt(QPointF pos) const;
     // Adds the annotation entries for a right-click at `pos` (time `t`) to `menu`.
-    void addMenuActions(QMenu &menu, QPointF pos, int64_t t);
+    // `slice`: the span of the slice under the pointer, if any ("Annotate This Slice…" marks it).
+    void addMenuActions(QMenu &menu, QPointF pos, int64_t t, std::optional<NsRange> slice = std::nullopt);
 
 private:
     AnnotationModel *m_model = nullptr;

@@ -290,6 +290,13 @@ void TimelineView::paintEvent(QPaintEvent *) {
     f.selectedFlows = &m_selectedFlows;
     if (!m_criticalPath.empty()) f.criticalPath = &m_criticalPath;
     TimelinePainter::paint(p, f, m_hits, &m_arrows);
+    if (m_session && m_session->isOpen() && m_model->tracks().empty()) {
+        // A session of summaries only (TensorFlow's analysis files, a metrics log): say so.
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(20, TimelinePainter::kHeaderHeight + 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("No trace events in this session: its files hold summaries, not a timeline. "
+                      "The Session dock lists what was read and the Import log says why a file gave no events."));
+    }
     m_annotations->paint(p, TimelinePainter::dataRect(size(), labelWidth()), [this](int64_t t) { return xOf(t); });
     // Reads cut short by the frame budget continue in the next frame; windows read in the
     // background call for their own frame (detailLoaded).

@@ -298,7 +298,9 @@ void TimelineView::contextMenuEvent(QContextMenuEvent *event) {
         if (!menu.isEmpty()) menu.addSeparator();
         addAlignmentAction(menu, timeAt(event->pos().x()));
         if (!menu.isEmpty()) menu.addSeparator();
-        m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()));
+        std::optional<NsRange> slice;
+        if (const TimelineHit *hit = hitAt(event->pos()); hit && !hit->item.block) slice = NsRange{hit->item.startNs, hit->item.endNs()};
+        m_annotations->addMenuActions(menu, event->pos(), timeAt(event->pos().x()), slice);
         if (!menu.isEmpty()) menu.exec(event->globalPos());
         return;
     }
