@@ -144,6 +144,7 @@ QVariant RangeAggregateModel::data(const QModelIndex &index, int role) const {
         default: return {};
         }
     }
+    if (role == Qt::ToolTipRole && c == NameColumn) return r.name.toHtmlEscaped();  // a narrow column elides it
     if (role == SortRole) {
         switch (c) {
         case NameColumn: return r.name;

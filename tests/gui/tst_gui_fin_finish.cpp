@@ -17,6 +17,7 @@
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 #include "views/analysis/findings_view.h"
+#include "views/timeline/slice_details_view.h"
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/value_track_painter.h"
@@ -31,6 +32,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTableView>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -104,6 +106,17 @@ private slots:
         QTest::qWait(600);  // the Range table is filled after a short delay
         QApplication::processEvents();
         savePng(w, QStringLiteral("fin_window_1024x700_selection"));
+        // The Range tab's numbers are never cut and its names keep room (a narrow dock showed only
+        // colour swatches under "lam", issue #35 walk).
+        if (auto *details = w.findChild<SliceDetailsView *>()) {
+            QTableView *range = details->rangeTable();
+            QTRY_VERIFY(range->model()->rowCount() > 0);
+            for (int c = 1; c < range->model()->columnCount(); ++c)
+                for (int r = 0; r < range->model()->rowCount(); ++r) {
+                    const QString text = range->model()->index(r, c).data().toString();
+                    QVERIFY2(range->columnWidth(c) >= range->fontMetrics().horizontalAdvance(text), qPrintable(text));
+                }
+        }
         QCOMPARE(w.size(), QSize(1024, 700));
         QCOMPARE(timeline->height(), before);
     }

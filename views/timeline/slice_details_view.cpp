@@ -51,7 +51,11 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
     m_table->setModel(proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(RangeAggregateModel::TotalColumn, Qt::DescendingOrder);
+    // The numbers as wide as they are (never cut), the names the rest of a narrow dock (elided in
+    // the middle, whole in the tooltip).
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(RangeAggregateModel::NameColumn, QHeaderView::Stretch);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->hide();
     m_table->setAlternatingRowColors(true);
     layout->addWidget(m_table);

@@ -25,6 +25,7 @@ class SliceDetailsView : public QTabWidget {
     Q_OBJECT
 public:
     SliceDetailsView(TimelineView *timeline, TimeRangeController *time, QWidget *parent = nullptr);
+    QTableView *rangeTable() const { return m_table; }  // the Range tab's table
 
     void showSlice(const SliceDetails &details);
     RangeAggregateModel *aggregateModel() const { return m_aggregate; }
