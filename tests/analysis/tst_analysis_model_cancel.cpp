@@ -69,7 +69,9 @@ private slots:
         t.start();
         session.reset();
         qInfo("destroyed in %lld ms (analysis: %lld ms)", t.elapsed(), m_analysisMs);
-        QVERIFY2(t.elapsed() < std::max<qint64>(50, m_analysisMs / 4), qPrintable(QString::number(t.elapsed())));
+        // Not waited for: well under what the rest of the analysis takes (a loaded CI machine stalls
+        // any thread for tens of ms, so no tighter bound).
+        QVERIFY2(t.elapsed() < std::max<qint64>(250, m_analysisMs / 2), qPrintable(QString::number(t.elapsed())));
     }
 
     void aNewSessionDropsTheRunningAnalysis() {
@@ -81,7 +83,7 @@ private slots:
         QElapsedTimer t;
         t.start();
         session->setStore(std::make_unique<SessionStore>(m_file));
-        QVERIFY(t.elapsed() < 50);  // cancelling does not wait for the worker
+        QVERIFY2(t.elapsed() < std::max<qint64>(250, m_analysisMs / 2), qPrintable(QString::number(t.elapsed())));  // not waited for
         QVERIFY(!analysis->pending(m_run.id));
         QCOMPARE(changed.count(), 1);  // the new session's
         QTest::qWait(int(m_analysisMs * 3 / 2));
