@@ -85,12 +85,21 @@ void CompareWindow::start(const QString &base, const QString &next, const Report
     m_nextImported.clear();
     m_chooser->hide();
     // The runs picked the last time these paths were compared; a side with one run ignores them.
-    const QString basePath = baseLabel.isEmpty() ? base : baseLabel;
-    const QString baseRun = rememberedRun(basePath);
-    QString nextRun = rememberedRun(next);
-    // A folder compared with itself: its two runs, never one run with itself (the user picks).
-    if (QFileInfo(basePath).absoluteFilePath() == QFileInfo(next).absoluteFilePath()) nextRun.clear();
+    const QString baseRun = rememberedRun(basePath());
+    QString nextRun = rememberedRun(nextKey());
+    // A folder compared with itself: never one run with itself (the user picks the other).
+    if (nextRun == baseRun && basePath() == nextKey()) nextRun.clear();
     run(baseRun.isEmpty() ? std::nullopt : std::optional(baseRun), nextRun.isEmpty() ? std::nullopt : std::optional(nextRun));
+}
+
+QString CompareWindow::basePath() const {
+    return QFileInfo(m_baseLabel.isEmpty() ? m_base : m_baseLabel).absoluteFilePath();
+}
+
+QString CompareWindow::nextKey() const {
+    // The same folder on both sides remembers its new side's pick apart from its base's.
+    const QString next = QFileInfo(m_next).absoluteFilePath();
+    return next == basePath() ? next + QStringLiteral("#new") : next;
 }
 
 void CompareWindow::compareChosenRuns() {
@@ -100,12 +109,12 @@ void CompareWindow::compareChosenRuns() {
     run(picked(m_baseRun), picked(m_nextRun));
 }
 
-QString CompareWindow::rememberedRun(const QString &path) {
-    return QSettings().value(QStringLiteral("compare/run/") + QFileInfo(path).absoluteFilePath().toUtf8().toBase64()).toString();
+QString CompareWindow::rememberedRun(const QString &key) {
+    return QSettings().value(QStringLiteral("compare/run/") + key.toUtf8().toBase64()).toString();
 }
 
-void CompareWindow::rememberRun(const QString &path, const QString &run) {
-    QSettings().setValue(QStringLiteral("compare/run/") + QFileInfo(path).absoluteFilePath().toUtf8().toBase64(), run);
+void CompareWindow::rememberRun(const QString &key, const QString &run) {
+    QSettings().setValue(QStringLiteral("compare/run/") + key.toUtf8().toBase64(), run);
 }
 
 void CompareWindow::showRuns(const QStringList &base, const QStringList &next, const QString &baseUsed, const QString &nextUsed) {
@@ -179,8 +188,8 @@ void CompareWindow::run(const std::optional<QString> &baseRun, const std::option
             for (const std::string &r : runs->next) nextRuns << QString::fromStdString(r);
             if (ok) {
                 showRuns(baseRuns, nextRuns, QString::fromStdString(result->base.run), QString::fromStdString(result->next.run));
-                if (baseRuns.size() > 1) rememberRun(m_baseLabel.isEmpty() ? m_base : m_baseLabel, QString::fromStdString(result->base.run));
-                if (nextRuns.size() > 1) rememberRun(m_next, QString::fromStdString(result->next.run));
+                if (baseRuns.size() > 1) rememberRun(basePath(), QString::fromStdString(result->base.run));
+                if (nextRuns.size() > 1) rememberRun(nextKey(), QString::fromStdString(result->next.run));
                 m_chooserNote->setText(tr("Compared the runs picked on the right; pick others and Compare again."));
                 m_view->setComparison(*result);
                 QString error;

@@ -59,8 +59,12 @@ private:
     void exportDialog();
     void run(const std::optional<QString> &baseRun, const std::optional<QString> &nextRun);
     void showRuns(const QStringList &base, const QStringList &next, const QString &baseUsed, const QString &nextUsed);
-    static QString rememberedRun(const QString &path);
-    static void rememberRun(const QString &path, const QString &run);
+    // What each side's remembered pick is kept under: its absolute path (the new side's marked
+    // when both sides are one folder).
+    QString basePath() const;
+    QString nextKey() const;
+    static QString rememberedRun(const QString &key);
+    static void rememberRun(const QString &key, const QString &run);
 
     QTabWidget *m_tabs;
     CompareView *m_view;

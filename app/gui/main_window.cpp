@@ -356,7 +356,7 @@ void MainWindow::refreshStatus() {
     }
     SessionReader reader(*m_session->store());
     // A first picture is named by the session the import is writing.
-    const QString shown = m_session->isPreview() ? m_pendingSession : m_session->path();
+    const QString shown = displayName(m_session->isPreview() ? m_pendingSession : m_session->path());
     m_sessionLabel->setText(m_session->isPreview()
                                 ? tr("%1 — the first %L2 events, importing the rest…").arg(shown).arg(reader.sliceCount())
                                 : tr("%1 — %L2 events").arg(shown).arg(reader.sliceCount()));

@@ -6,6 +6,7 @@
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
+#include <QHash>
 #include <QMainWindow>
 
 #include <functional>
@@ -132,6 +133,8 @@ private:
     // openSession(), and for a first picture: read-only, with the note the analysis views show.
     void showSessionFile(const QString &file, bool rememberInRecent, const QString &previewNote);
     void saveSessionAs();
+    // What the window calls a session: what the user opened (a folder, files), or the session file.
+    QString displayName(const QString &session) const;
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
     static constexpr double kCentreShare = 0.35;
@@ -162,7 +165,8 @@ private:
     StartPage *m_startPage = nullptr;
     DockShareKeeper *m_docksKeeper = nullptr;  // the user's timeline/docks split across window sizes
     QList<QAction *> m_sessionActions;
-    QByteArray m_defaultLayout;  // the docks as built, for View ▸ Reset Layout
+    QByteArray m_defaultLayout;
+    QHash<QString, QString> m_sessionLabels;  // session file → what it was made from (displayName)  // the docks as built, for View ▸ Reset Layout
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     RunChooser m_runChooser;

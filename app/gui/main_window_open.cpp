@@ -80,6 +80,7 @@ void MainWindow::openPaths(const QStringList &paths) {
     QStringList opened;
     for (const QString &p : paths) opened << canonical(p);
     m_pendingRecent = opened.join('\n');
+    m_sessionLabels.insert(session, recentLabel(m_pendingRecent));  // the window names what was opened, not its session file
     startImport(session, paths, *options);
 }
 
@@ -93,6 +94,8 @@ void MainWindow::addToSession(const QStringList &paths) {
 }
 
 void MainWindow::openSession(const QString &file, bool rememberInRecent) { showSessionFile(file, rememberInRecent, {}); }
+
+QString MainWindow::displayName(const QString &session) const { return m_sessionLabels.value(session, session); }
 
 void MainWindow::showSessionFile(const QString &file, bool rememberInRecent, const QString &previewNote) {
     // A first picture that cannot be opened is not shown, and what is on screen stays; the import
@@ -251,7 +254,7 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
             openSession(m_previousSession, false);
         else if (previewShownNow)
             m_session->close();
-        const QString shown = m_previousSession.isEmpty() ? QString() : QFileInfo(m_previousSession).fileName();
+        const QString shown = m_previousSession.isEmpty() ? QString() : displayName(m_previousSession);
         if (sum.cancelled) {
             showStatus(shown.isEmpty() ? tr("Import cancelled: nothing was imported, no session is open")
                        : sameSession   ? tr("Import cancelled: %1 is open as it was before").arg(shown)

@@ -103,7 +103,7 @@ StartPage::StartPage(QWidget *parent) : QWidget(parent), m_recent(new QListWidge
     connect(m_recent, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
         emit recentActivated(item->data(Qt::UserRole).toString());
     });
-    auto *enter = new QAction(m_recent);
+    auto *enter = new QAction(tr("Open the recent session picked in the list"), m_recent);
     enter->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
     enter->setShortcutContext(Qt::WidgetShortcut);
     connect(enter, &QAction::triggered, this, [this] {

@@ -192,6 +192,18 @@ private slots:
         QCOMPARE(itself.first().first().toBool(), false);
         QVERIFY(c->baseRunBox()->isEnabled() && c->nextRunBox()->isEnabled());
         QVERIFY(c->baseRunBox()->currentText() != c->nextRunBox()->currentText());
+        const QString newSide = c->nextRunBox()->currentText();
+        itself.clear();
+        c->compareChosenRuns();
+        QVERIFY(itself.wait(120000));
+        QVERIFY2(itself.first().first().toBool(), qPrintable(c->lastError()));
+        delete c;
+        // ...and remembered: the same pair again at once.
+        c = w.compareWith(folder);
+        QSignalSpy again2(c, &gui::CompareWindow::finished);
+        QVERIFY(again2.wait(120000));
+        QVERIFY2(again2.first().first().toBool(), qPrintable(c->lastError()));
+        QCOMPARE(QString::fromStdString(c->view()->comparison().next.run), newSide);
         delete c;
     }
 

@@ -103,6 +103,9 @@ private slots:
         QVERIFY2(openAndWait(w, a.path()), qPrintable(w.lastError()));
         const QString sessionA = w.session()->path();
         const int64_t slicesA = sliceCount(w);
+        // The window names what was opened (the folder), not its internal session file.
+        QVERIFY2(w.windowTitle().startsWith(QFileInfo(a.path()).fileName()) && !w.windowTitle().contains(".stepscope"),
+                 qPrintable(w.windowTitle()));
 
         auto *findings = static_cast<FindingsView *>(w.viewWidget("findings"));
         QTRY_VERIFY(findings->bottleneckText().contains("Bottleneck"));
@@ -121,7 +124,7 @@ private slots:
         QCOMPARE(w.session()->path(), sessionA);
         QCOMPARE(sliceCount(w), slicesA);
         QTRY_COMPARE(findings->bottleneckText(), verdictA);
-        QVERIFY2(w.lastStatus().contains("cancelled") && w.lastStatus().contains(QFileInfo(sessionA).fileName()),
+        QVERIFY2(w.lastStatus().contains("cancelled") && w.lastStatus().contains(QFileInfo(a.path()).fileName()),
                  qPrintable(w.lastStatus()));
         QVERIFY2(!w.lastStatus().contains("unchanged"), qPrintable(w.lastStatus()));
         // B left nothing behind: no session file, no Recent entry.

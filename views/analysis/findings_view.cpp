@@ -77,7 +77,7 @@ void FindingsView::fitVerdict() {
     const int width = std::max(50, m_verdict->width() - m_verdict->verticalScrollBar()->sizeHint().width());
     const int needed = m_bottleneck->heightForWidth(width) + 2;
     const int line = m_bottleneck->fontMetrics().lineSpacing() + 4;
-    m_verdict->setFixedHeight(std::max(line, std::min(needed, std::max(line, height() * 2 / 5))));
+    m_verdict->setFixedHeight(std::max(line, std::min(needed, std::max(line, height() / 4))));
 }
 
 void FindingsView::setVerdictExpanded(bool expanded) { m_verdictToggle->setChecked(expanded); }

@@ -40,7 +40,7 @@ public:
     // the panel says what is being imported. An empty name shows the open session's findings again.
     void setImporting(const QString &what);
     // The verdict (bottleneck, biggest gain, memory, cross-checks) above the findings takes at most
-    // two fifths of the panel, scrolling beyond; collapsed (remembered) it is one line, so a short
+    // a quarter of the panel, scrolling beyond; collapsed (remembered) it is one line, so a short
     // panel lists the findings.
     void setVerdictExpanded(bool expanded);
     bool verdictExpanded() const;

@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QDialogButtonBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -128,7 +129,10 @@ QDialog *KeyboardShortcuts::showDialog(QWidget *parent) {
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
     layout->addWidget(buttons);
-    dialog->resize(1020, 660);
+    // Its rows and the Close button without scrolling (the screen's room when it is smaller).
+    QSize size(1020, 720);
+    if (const QScreen *screen = dialog->screen()) size = size.boundedTo(screen->availableGeometry().size());
+    dialog->resize(size);
     dialog->show();
     dialog->activateWindow();
     buttons->button(QDialogButtonBox::Close)->setFocus();
