@@ -109,6 +109,7 @@ void AnnotationPlotLayer::refresh() {
     for (QCPAbstractItem *item : m_items) m_plot->removeItem(item);
     m_items.clear();
     m_ranges.clear();
+    m_labels.clear();
     std::vector<const Annotation *> onChart;
     for (const Annotation &a : m_model->annotations()) {
         const auto keys = m_keys(a);
@@ -160,6 +161,14 @@ void AnnotationPlotLayer::refresh() {
         f.setPointSizeF(8.5);
         f.setBold(true);
         label->setFont(f);
+        // A label that would run past the chart's right edge ends at its note's end instead (the
+        // chart clips its items), when there is room to the left.
+        const double textPx = QFontMetricsF(f).horizontalAdvance(label->text()) + 10;
+        const QRect area = (m_rect ? m_rect : m_plot->axisRect())->rect();
+        if (keyAxis()->coordToPixel(lo) + textPx > area.right() && keyAxis()->coordToPixel(hi) - textPx >= area.left()) {
+            label->position->setCoords(hi, 0.03 + 0.09 * ((row - 1) % 3));
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        }
         QColor back = c.lighter(185);
         back.setAlpha(230);
         label->setBrush(back);
@@ -168,7 +177,17 @@ void AnnotationPlotLayer::refresh() {
         label->setColor(QColor(30, 32, 36));
         place(label);
         m_items.push_back(label);
+        m_labels.push_back({label, a.id});
     }
+}
+
+QString AnnotationPlotLayer::noteTextAt(double x, double y) const {
+    for (const auto &[label, id] : m_labels) {
+        const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        if (!box.contains(QPointF(x, y))) continue;  // not on this label
+        if (const Annotation *a = m_model->find(id)) return QString::fromStdString(a->text);
+    }
+    return {};
 }
 
 int64_t AnnotationPlotLayer::annotationAtPixel(double x) const {

@@ -21,6 +21,7 @@ class QCustomPlot;
 class QCPAbstractItem;
 class QCPAxis;
 class QCPAxisRect;
+class QCPItemText;
 class QMenu;
 
 namespace stepscope {
@@ -45,6 +46,9 @@ public:
     int itemCount() const { return int(m_items.size()); }
     // The note drawn at plot pixel x (its band), 0 when none.
     int64_t annotationAtPixel(double x) const;
+    // The whole text of the note whose label or band is at plot pixel (x, y), for a tooltip; empty
+    // when none (a label cut at the chart's edge still shows whole there).
+    QString noteTextAt(double x, double y) const;
     // "Annotate…" for [startNs, endNs] (a point when equal), plus edit/delete of the note at pixel x.
     void addMenuActions(QMenu &menu, QWidget *parent, double pixelX, int64_t startNs, int64_t endNs, const QString &what);
 
@@ -58,6 +62,7 @@ private:
     KeyRange m_keys;
     std::vector<QCPAbstractItem *> m_items;
     std::vector<std::pair<std::pair<double, double>, int64_t>> m_ranges;  // key range -> note id
+    std::vector<std::pair<QCPItemText *, int64_t>> m_labels;              // each label's note id
 };
 
 } // namespace stepscope

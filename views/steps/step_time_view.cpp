@@ -117,7 +117,9 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
         }
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
-        const QString text = stepSummary(m_plot->xAxis->pixelToCoord(e->position().x()));
+        // Over a note's label: the whole note (a label may be cut); elsewhere the step's summary.
+        QString text = m_annotations->noteTextAt(e->position().x(), e->position().y());
+        if (text.isEmpty()) text = stepSummary(m_plot->xAxis->pixelToCoord(e->position().x()));
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
     });
