@@ -220,7 +220,7 @@ private slots:
             out += std::to_string(runCli({"report", s}).code);
             out += std::to_string(runCli({"query", s, "SELECT count(*) FROM v_step"}).code);
             // (export paints, and Qt's raster threads do not survive fork(): checked by hand as
-            // an unprivileged user — see the README's hostile-input table.)
+            // an unprivileged user — see the hostile-input table in docs/hostile-input.md.)
             return out;
         }, true);
         if (!child) QSKIP("cannot drop privileges here");

@@ -1,6 +1,6 @@
-// The README's "beyond one machine" recipe: each node imports its own ranks into its own session
+// docs/jobs.md's "beyond one machine" recipe: each node imports its own ranks into its own session
 // file, and the session files are queried together as plain SQLite (ATTACH), with the query the
-// README shows. Checks that every rank's every step comes back, slowest rank first within a step.
+// docs/jobs.md shows. Checks that every rank's every step comes back, slowest rank first within a step.
 
 #include "tests/cli/cli_test_support.h"
 #include "tests/jobs/job_test_support.h"
