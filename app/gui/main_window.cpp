@@ -6,12 +6,11 @@
 #include "app/gui/export_dialog.h"
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/start_page.h"
+#include "app/gui/view_registry.h"
 
 #include "models/analysis/analysis_model.h"
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
-#include "views/log/import_log_view.h"
-#include "views/session/session_overview_view.h"
 #include "views/job/job_view.h"
 #include "views/steps/step_time_view.h"
 #include "views/timeline/capture_picker.h"
@@ -22,7 +21,6 @@
 #include "models/annotations/annotation_model.h"
 #include "models/metrics/metric_series_model.h"
 #include "views/utilization/clock_offset_dialog.h"
-#include "views/utilization/utilization_view.h"
 
 
 #include <QAction>
@@ -113,10 +111,20 @@ QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName
     return dock;
 }
 
+ViewModels MainWindow::viewModels() {
+    return ViewModels{m_session, m_time, metrics(), AnnotationModel::of(m_session), m_timeline ? m_timeline->timeline() : nullptr,
+                      m_mode == Mode::Headless};
+}
+
+QDockWidget *MainWindow::dockOf(const QString &viewName) const {
+    const ViewEntry *entry = findViewEntry(viewName);
+    return entry ? findChild<QDockWidget *>(entry->dockName) : nullptr;
+}
+
 void MainWindow::buildDocks() {
-    // The timeline is the centre; every other view docks around it.
+    // The timeline is the centre; every other view docks around it (view_registry.cpp says where).
     m_timeline = static_cast<TimelinePaneView *>(createView("timeline", this));
-    m_central = m_timeline;
+    m_views.insert(QStringLiteral("timeline"), m_timeline);
     // The import progress panel sits above the timeline, where the eye is, while an import runs.
     auto *centre = m_centre = new QWidget(this);
     auto *centreLayout = new QVBoxLayout(centre);
@@ -131,47 +139,47 @@ void MainWindow::buildDocks() {
     connect(m_startPage, &StartPage::openDemoRequested, this, &MainWindow::openDemo);
     connect(m_startPage, &StartPage::shortcutsRequested, this, [this] { KeyboardShortcuts::showDialog(this); });
     setCentralWidget(centre);
-    m_details = new SliceDetailsView(m_timeline->timeline(), m_time, this);
 
-    m_steps = static_cast<StepTimeView *>(createView("steps", this));
-    m_overview = static_cast<SessionOverviewView *>(createView("session", this));
-    m_log = static_cast<ImportLogView *>(createView("log", this));
-    m_ops = createView("ops", this);
-    m_findings = createView("findings", this);
-    m_utilization = createView("utilization", this);
-    m_job = createView("job", this);
-    addDock(tr("Step time"), "stepsDock", m_steps, Qt::BottomDockWidgetArea);
-    QDockWidget *utilDock = addDock(tr("Utilization"), "utilizationDock", m_utilization, Qt::BottomDockWidgetArea);
-    QDockWidget *sessionDock = addDock(tr("Session"), "sessionDock", m_overview, Qt::RightDockWidgetArea);
-    m_logDock = addDock(tr("Import log"), "logDock", m_log, Qt::BottomDockWidgetArea);
-    QDockWidget *detailsDock = addDock(tr("Details"), "detailsDock", m_details, Qt::RightDockWidgetArea);
-    tabifyDockWidget(sessionDock, detailsDock);
-    sessionDock->raise();
-    // Selecting a slice brings its details forward.
-    connect(m_timeline->timeline(), &TimelineView::sliceSelected, detailsDock, [detailsDock] { detailsDock->raise(); });
-    QDockWidget *opsDock = addDock(tr("Op statistics"), "opsDock", m_ops, Qt::BottomDockWidgetArea);
-    // Selecting an op highlights its occurrences in the timeline (its search finds them by name).
-    connect(static_cast<OpStatsView *>(m_ops), &OpStatsView::opSelected, m_timeline, [this](const QString &n, int) { m_timeline->search(n); });
-    QDockWidget *findingsDock = addDock(tr("Findings"), "findingsDock", m_findings, Qt::BottomDockWidgetArea);
-    // Findings sit beside the step chart: the verdict and the evidence are read together. (Split
-    // before tabifying: splitting a tabbed dock would only add another tab.)
-    splitDockWidget(findChild<QDockWidget *>("stepsDock"), findingsDock, Qt::Horizontal);
-    tabifyDockWidget(findChild<QDockWidget *>("stepsDock"), utilDock);
-    tabifyDockWidget(utilDock, opsDock);
-    tabifyDockWidget(opsDock, m_logDock);
-    // The job overview (ranks of a data-parallel job) sits with the step chart it generalises. It
-    // scrolls when the dock is smaller than its words and charts need (its minimum width would
-    // otherwise be the whole bottom row's, squeezing the Findings beside it).
-    QDockWidget *jobDock = addDock(tr("Job"), "jobDock", m_job, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(m_logDock, jobDock);
-    // A heatmap cell brings that rank's run to the top of the timeline at that step; aligning the
-    // ranks at a step is the timeline's view, chosen from either side.
-    auto *job = static_cast<JobView *>(m_job);
+    // The docks, in the table's order. (A dock is split before others are tabified with it:
+    // splitting a tabbed dock would only add another tab.)
+    const ViewModels models = viewModels();
+    for (const ViewEntry &entry : viewEntries()) {
+        if (entry.placement == DockPlacement::Centre) continue;
+        QWidget *view = entry.create(models, this);
+        m_views.insert(entry.name, view);
+        QDockWidget *dock = addDock(viewTitle(entry), entry.dockName, view, entry.area);
+        if (entry.placement == DockPlacement::Beside) splitDockWidget(dockOf(entry.relative), dock, Qt::Horizontal);
+        if (entry.placement == DockPlacement::TabWith) tabifyDockWidget(dockOf(entry.relative), dock);
+    }
+    m_steps = qobject_cast<StepTimeView *>(m_views.value("steps"));
+    m_details = qobject_cast<SliceDetailsView *>(m_views.value("details"));
+    m_findings = qobject_cast<FindingsView *>(m_views.value("findings"));
+    m_logDock = dockOf(QStringLiteral("log"));
+    wireViews();
+    dockOf(QStringLiteral("session"))->raise();
+    dockOf(QStringLiteral("steps"))->raise();
+    resizeDocks({dockOf(QStringLiteral("session"))}, {400}, Qt::Horizontal);
+    resizeDocks({dockOf(QStringLiteral("steps"))}, {260}, Qt::Vertical);
+    resizeDocks({dockOf(QStringLiteral("steps")), dockOf(QStringLiteral("findings"))}, {900, 500}, Qt::Horizontal);
+    m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
+    m_startPage->cover(this);
+}
+
+void MainWindow::wireViews() {
     TimelineView *timeline = m_timeline->timeline();
+    // Selecting a slice brings its details forward.
+    QDockWidget *detailsDock = dockOf(QStringLiteral("details"));
+    connect(timeline, &TimelineView::sliceSelected, detailsDock, [detailsDock] { detailsDock->raise(); });
+    // Selecting an op highlights its occurrences in the timeline (its search finds them by name).
+    connect(qobject_cast<OpStatsView *>(m_views.value("ops")), &OpStatsView::opSelected, m_timeline,
+            [this](const QString &n, int) { m_timeline->search(n); });
+    // A heatmap cell brings that rank's run to the top of the timeline at that step, and the step
+    // chart and findings follow that rank; aligning the ranks at a step is the timeline's view,
+    // chosen from either side.
+    auto *job = qobject_cast<JobView *>(m_views.value("job"));
     connect(job, &JobView::cellShown, timeline, [timeline](qint64 runId, NsRange r) { timeline->revealRun(runId, r); });
-    // ... and the step chart and findings follow that rank.
     connect(job, &JobView::cellShown, m_steps, [this](qint64 runId) { m_steps->showRun(runId); });
-    connect(job, &JobView::cellShown, m_findings, [this](qint64 runId) { static_cast<FindingsView *>(m_findings)->showRun(runId); });
+    connect(job, &JobView::cellShown, m_findings, [this](qint64 runId) { m_findings->showRun(runId); });
     connect(job, &JobView::alignRequested, timeline, [timeline](const QHash<qint64, qint64> &starts, qint64 step) {
         timeline->alignRuns(starts, step);
     });
@@ -180,42 +188,25 @@ void MainWindow::buildDocks() {
     connect(m_timeline->capturePicker(), &CapturePicker::captureShown, this, [this](const std::vector<int64_t> &runs) {
         if (runs.empty()) return;
         m_steps->showRun(runs.front());
-        static_cast<FindingsView *>(m_findings)->showRun(runs.front());
+        m_findings->showRun(runs.front());
     });
     connect(timeline, &TimelineView::alignmentChanged, job, &JobView::showAlignment);
     connect(job, &JobView::compactRequested, timeline, &TimelineView::setCompactRanks);
     connect(timeline, &TimelineView::compactRanksChanged, job, &JobView::showCompact);
     job->showCompact(timeline->compactRanks());
     job->showAlignment(timeline->alignedStep().has_value(), timeline->alignedStep().value_or(0));
-    findChild<QDockWidget *>("stepsDock")->raise();
-    resizeDocks({sessionDock}, {400}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget *>("stepsDock")}, {260}, Qt::Vertical);
-    resizeDocks({findChild<QDockWidget *>("stepsDock"), findChild<QDockWidget *>("findingsDock")}, {900, 500}, Qt::Horizontal);
-    m_annotations = new AnnotationDocks(this, m_session, m_time, m_timeline->timeline());
-    m_startPage->cover(this);
 }
 
-QStringList MainWindow::viewNames() { return {"timeline", "steps", "utilization", "ops", "findings", "session", "log", "job"}; }
+QStringList MainWindow::viewNames() {
+    QStringList names;
+    for (const ViewEntry &e : viewEntries())
+        if (e.exportable) names << e.name;
+    return names;
+}
 
 QWidget *MainWindow::createView(const QString &name, QWidget *parent) {
-    if (name == "timeline") {
-        auto *pane = new TimelinePaneView(m_session, m_time, parent);
-        pane->timeline()->setMetricSeries(metrics());  // instance metrics as tracks under the trace
-        return pane;
-    }
-    if (name == "steps") return new StepTimeView(m_session, m_time, parent);
-    if (name == "utilization") {
-        auto *view = new UtilizationView(metrics(), m_time, parent);
-        view->setAnnotations(AnnotationModel::of(m_session));
-        if (m_mode == Mode::Headless) view->setRemembersMember(false);  // the rank picked in the GUI is a habit
-        return view;
-    }
-    if (name == "ops") return new OpStatsView(m_session, m_time, parent);
-    if (name == "findings") return new FindingsView(m_session, m_time, parent);
-    if (name == "session") return new SessionOverviewView(m_session, m_time, parent);
-    if (name == "log") return new ImportLogView(m_session, parent);
-    if (name == "job") return new JobView(m_session, m_time, parent);
-    return nullptr;
+    const ViewEntry *entry = findViewEntry(name);
+    return entry && entry->exportable ? entry->create(viewModels(), parent) : nullptr;
 }
 
 MetricSeriesModel *MainWindow::metrics() {
@@ -224,16 +215,7 @@ MetricSeriesModel *MainWindow::metrics() {
 }
 
 QWidget *MainWindow::viewWidget(const QString &name) const {
-    if (name == "steps") return m_steps;
-    if (name == "session") return m_overview;
-    if (name == "log") return m_log;
-    if (name == "ops") return m_ops;
-    if (name == "utilization") return m_utilization;
-    if (name == "findings") return m_findings;
-    if (name == "job") return m_job;
-    if (name == "central" || name == "timeline") return m_central;
-    if (name == "details") return m_details;
-    return nullptr;
+    return m_views.value(name == QLatin1String("central") ? QStringLiteral("timeline") : name, nullptr);
 }
 
 void MainWindow::buildMenus() {

@@ -20,8 +20,7 @@ class QSpinBox;
 
 namespace stepscope {
 class StepTimeView;
-class SessionOverviewView;
-class ImportLogView;
+class FindingsView;
 class TimelinePaneView;
 class MetricSeriesModel;
 class SliceDetailsView;
@@ -34,6 +33,7 @@ class CompareWindow;
 class DockShareKeeper;
 class ImportProgressPanel;
 class StartPage;
+struct ViewModels;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,7 +58,7 @@ public:
     SessionModel *session() const { return m_session; }
     TimeRangeController *timeRange() const { return m_time; }
     ImportWorker *importWorker() const { return m_worker; }
-    QWidget *viewWidget(const QString &name) const;  // one of viewNames()
+    QWidget *viewWidget(const QString &name) const;  // one of viewNames(), or "details"
     static QStringList viewNames();
     // A new instance of a named view over this window's session and time range (export renders
     // one at the size asked for); nullptr for an unknown name.
@@ -138,6 +138,9 @@ private:
     void exportPicture(const QString &view);  // "window" or a view name: the Export dialog
     // The timeline's share of the window height: docks never squeeze it below this (they scroll).
     static constexpr double kCentreShare = 0.35;
+    ViewModels viewModels();           // what the registry's factories make views from
+    QDockWidget *dockOf(const QString &viewName) const;
+    void wireViews();                  // the signals between views (a cell picked in one shows in another)
     QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
 
     Mode m_mode;
@@ -145,18 +148,13 @@ private:
     TimeRangeController *m_time;
     ImportWorker *m_worker;
     StepTimeView *m_steps = nullptr;
-    SessionOverviewView *m_overview = nullptr;
-    ImportLogView *m_log = nullptr;
     TimelinePaneView *m_timeline = nullptr;
     SliceDetailsView *m_details = nullptr;
-    QWidget *m_ops = nullptr;
-    QWidget *m_utilization = nullptr;
     MetricSeriesModel *m_metrics = nullptr;
     QSpinBox *m_batchSize = nullptr;
-    QWidget *m_findings = nullptr;
-    QWidget *m_job = nullptr;
+    FindingsView *m_findings = nullptr;
+    QHash<QString, QWidget *> m_views;  // by view name (view_registry.h): what viewWidget() returns
     AnnotationDocks *m_annotations = nullptr;  // Annotations and Saved views docks, Annotate menu
-    QWidget *m_central = nullptr;
     QWidget *m_centre = nullptr;  // the central widget: progress panel over the timeline
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
@@ -165,8 +163,8 @@ private:
     StartPage *m_startPage = nullptr;
     DockShareKeeper *m_docksKeeper = nullptr;  // the user's timeline/docks split across window sizes
     QList<QAction *> m_sessionActions;
-    QByteArray m_defaultLayout;
-    QHash<QString, QString> m_sessionLabels;  // session file → what it was made from (displayName)  // the docks as built, for View ▸ Reset Layout
+    QByteArray m_defaultLayout;  // the docks as built, for View ▸ Reset Layout
+    QHash<QString, QString> m_sessionLabels;  // session file → what it was made from (displayName)
     QToolButton *m_warnings = nullptr;
     QDockWidget *m_logDock = nullptr;
     RunChooser m_runChooser;

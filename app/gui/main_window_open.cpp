@@ -191,7 +191,7 @@ void MainWindow::startImport(const QString &sessionPath, const QStringList &inpu
     QStringList names;
     for (const QString &p : inputs) names << QFileInfo(p).fileName();
     m_progressPanel->begin(names.join(QStringLiteral(", ")));
-    static_cast<FindingsView *>(m_findings)->setImporting(names.join(QStringLiteral(", ")));
+    m_findings->setImporting(names.join(QStringLiteral(", ")));
     const qint64 previewEvents = m_pendingIsNew ? previewEventsFor(inputs) : 0;
     m_previewPath = previewEvents > 0 ? previewPathFor(sessionPath) : QString();
     m_worker->start(sessionPath, inputs, options, previewEvents);
@@ -232,7 +232,7 @@ void MainWindow::onImportFinished(const ImportOutcome &outcome) {
     m_progressPanel->showOpening();
     m_sessionLabel->setText(tr("Opening the imported session…"));
     m_sessionLabel->repaint();
-    static_cast<FindingsView *>(m_findings)->setImporting({});
+    m_findings->setImporting({});
     const ImportSummary &sum = outcome.summary;
     const bool failed = sum.cancelled || !outcome.fatalError.isEmpty();
     // The first picture, if one was shown, gives way to the whole import (the user's zoom kept

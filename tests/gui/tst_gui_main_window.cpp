@@ -4,12 +4,14 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
+#include "app/gui/view_registry.h"
 #include "app/synth/xplane_logdir_writer.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 #include "views/steps/step_time_view.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -33,6 +35,43 @@ private slots:
         gui::setApplicationIdentity();
         QSettings().clear();
         QVERIFY2(QFileInfo::exists(demoDir()), "demo profile not generated (target stepscope_demo_profile)");
+    }
+
+    // The window is built from the view table: every view it lists is in the window, in its dock
+    // (titled as the table says) or in the centre, export can make a fresh one of each exportable
+    // view, and the default layout puts the docks where the table says.
+    void windowIsBuiltFromTheViewTable() {
+        gui::MainWindow w;
+        QStringList exportable;
+        for (const gui::ViewEntry &e : gui::viewEntries()) {
+            QWidget *view = w.viewWidget(e.name);
+            QVERIFY2(view, qPrintable(e.name));
+            if (e.placement == gui::DockPlacement::Centre) {
+                QVERIFY(w.centralWidget()->isAncestorOf(view));
+            } else {
+                auto *dock = w.findChild<QDockWidget *>(e.dockName);
+                QVERIFY2(dock && dock->isAncestorOf(view), qPrintable(e.name));
+                QCOMPARE(dock->windowTitle(), gui::viewTitle(e));
+                if (e.placement == gui::DockPlacement::TabWith)
+                    QVERIFY2(w.tabifiedDockWidgets(dock).contains(w.findChild<QDockWidget *>(gui::findViewEntry(e.relative)->dockName)),
+                             qPrintable(e.name));
+            }
+            if (e.exportable) {
+                exportable << e.name;
+                std::unique_ptr<QWidget> fresh(w.createView(e.name));
+                QVERIFY2(fresh && fresh.get() != view && fresh->metaObject() == view->metaObject(), qPrintable(e.name));
+            } else {
+                QVERIFY(!w.createView(e.name));
+            }
+        }
+        QCOMPARE(gui::MainWindow::viewNames(), exportable);
+        QVERIFY(!w.viewWidget(QStringLiteral("nonsense")) && !w.createView(QStringLiteral("nonsense")));
+        // Findings sit beside the step chart, not in its tabs.
+        auto *steps = w.findChild<QDockWidget *>(QStringLiteral("stepsDock"));
+        auto *findings = w.findChild<QDockWidget *>(QStringLiteral("findingsDock"));
+        QVERIFY(!w.tabifiedDockWidgets(steps).contains(findings));
+        QCOMPARE(w.dockWidgetArea(findings), Qt::BottomDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget *>(QStringLiteral("sessionDock"))), Qt::RightDockWidgetArea);
     }
 
     void opensDemoAndShowsIt() {
