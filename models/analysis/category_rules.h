@@ -55,7 +55,7 @@ public:
     // variable STEPSCOPE_RULES when `path` is empty. Throws std::runtime_error on unreadable/bad files.
     static CategoryRules load(const std::string &path = {});
     static std::string builtinText();
-    // Any built-in table of resources/rules/ (expert_rules.tsv, ...) as text.
+    // Any built-in table of resources/rules/ (finding_rules.tsv, ...) as text.
     static std::string builtinTable(const std::string &name);
 
     const Preset *preset(std::string_view name) const;

@@ -1,7 +1,8 @@
 #include "models/analysis/collective_stats.h"
 
 #include "models/analysis/device_peaks.h"
-#include "models/analysis/expert_rules.h"
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 #include "models/analysis/interval_set.h"
 #include "models/analysis/run_analysis.h"
 #include "models/store/slice_args.h"
@@ -187,16 +188,16 @@ std::vector<CollectiveStat> CollectiveStatsAnalyzer::analyze(const TraceData &tr
 
 void CollectiveStatsAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceName) {
     if (ra.steps.steps.empty() || ra.collectives.empty()) return;
-    const auto threshold = &ExpertRules::threshold;
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::SlowCollective);
     const DevicePeak *peak = DevicePeaks::builtin().find(deviceName);
     if (!peak || !peak->nvlinkGbps) return;  // no link to compare with
     const double stepNs = double(ra.steps.totalNs());
     for (const CollectiveStat &c : ra.collectives) {
         if (!c.busbwGbps || !c.groupSize || *c.groupSize < 2 || *c.groupSize > 8) continue;  // one NVLink domain
         const double exposedPct = 100.0 * double(c.exposedNs) / stepNs, linkPct = 100.0 * *c.busbwGbps / *peak->nvlinkGbps;
-        if (exposedPct < threshold("slow_collective_min_exposed_pct", 5) || linkPct >= threshold("slow_collective_max_link_pct", 30)) continue;
+        if (exposedPct < rule.threshold("min_exposed_pct") || linkPct >= rule.threshold("max_link_pct")) continue;
         Finding f;
-        f.rule = "slow_collective";
+        f.rule = rule.id;
         f.severity = exposedPct >= 20 ? FindingSeverity::High : FindingSeverity::Medium;
         f.title = "Slow " + c.name + ": " + text("%.0f", *c.busbwGbps) + " GB/s bus bandwidth";
         f.detail = std::to_string(c.count) + " " + c.name + " calls of " + text("%.1f", c.bytes / double(std::max<int64_t>(1, c.sized)) / 1e6) +

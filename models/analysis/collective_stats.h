@@ -37,7 +37,7 @@ public:
     static std::vector<CollectiveStat> analyze(const TraceData &trace, const std::vector<int8_t> &types, int collectiveType,
                                                int computeType, const SessionStore &store, const RunRow &run, int64_t start,
                                                int64_t end);
-    // The slow_collective finding (thresholds in expert_rules.tsv).
+    // The slow_collective finding (thresholds in its record of resources/rules/finding_rules.tsv).
     static void evaluate(RunAnalysis &ra, const std::string &deviceName);
     // The bus bandwidth factor for a kind and group size (0 when n < 2 for the reducing kinds).
     static double busFactor(const std::string &kind, int64_t n);

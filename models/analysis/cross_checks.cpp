@@ -1,5 +1,7 @@
 #include "models/analysis/cross_checks.h"
 
+#include "models/analysis/finding_rule_ids.h"
+
 #include "models/analysis/finding_rules.h"
 
 #include <cmath>
@@ -53,7 +55,7 @@ void CrossChecks::evaluate(RunAnalysis &ra, const SessionReader &reader, const R
     // One finding for the first disagreeing figure (overview and input pipeline state the same one).
     for (const CrossCheck &c : ra.crossChecks) {
         if (!c.agree || *c.agree) continue;
-        ra.findings.push_back({"tf_profiler_disagrees", FindingSeverity::Medium, "TensorFlow profiler and Stepscope disagree on input time",
+        ra.findings.push_back({std::string(rule_id::TfProfilerDisagrees), FindingSeverity::Medium, "TensorFlow profiler and Stepscope disagree on input time",
                                describe(c) + ": " + points(std::abs(*c.inputPct - ours)) + " points apart (more than " +
                                    points(kAgreePoints) + "). Steps: " + std::string(stepSourceName(ra.steps.source)) + " (" +
                                    std::to_string(ra.steps.steps.size()) + "); " + fs::path(c.file).filename().string() +

@@ -1,5 +1,7 @@
 #include "models/analysis/expert_rules.h"
 
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 #include "models/analysis/finding_rules.h"
 #include "models/analysis/interval_set.h"
 #include "models/analysis/type_refinement.h"
@@ -19,6 +21,13 @@ double kernelPercentile(std::vector<double> v, double p) {
     const size_t k = std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5));
     std::nth_element(v.begin(), v.begin() + ptrdiff_t(k), v.end());
     return v[k];
+}
+
+// A threshold as the rule's title quotes it: "500 ms".
+std::string limitMs(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g ms", ms);
+    return b;
 }
 
 std::string msText(int64_t ns) {
@@ -43,30 +52,6 @@ FindingSeverity expertSeverity(double pct, double threshold) {
 }
 
 } // namespace
-
-std::map<std::string, double> ExpertRules::thresholds(const std::string &text, const std::string &origin) {
-    std::map<std::string, double> out;
-    std::istringstream in(text);
-    std::string line;
-    for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-        if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-        std::istringstream fields(line);
-        std::string name, value;
-        if (!(fields >> name)) continue;
-        char *end = nullptr;
-        fields >> value;
-        const double v = std::strtod(value.c_str(), &end);
-        if (value.empty() || *end != '\0' || !(v >= 0 && v < 1e12))
-            throw std::runtime_error(origin + ":" + std::to_string(lineNo) + ": '" + name + "' wants a number from 0 up, not '" + value + "'");
-        out[name] = v;
-    }
-    return out;
-}
-
-const std::map<std::string, double> &ExpertRules::builtinThresholds() {
-    static const std::map<std::string, double> t = thresholds(CategoryRules::builtinTable("expert_rules.tsv"), "expert_rules.tsv");
-    return t;
-}
 
 KernelStats ExpertRules::kernelStats(const RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types,
                                      double shortKernelUs) {
@@ -118,15 +103,11 @@ KernelStats ExpertRules::kernelStats(const RunAnalysis &ra, const TraceData &tra
     return k;
 }
 
-double ExpertRules::threshold(const char *name, double fallback) {
-    const auto &t = builtinThresholds();
-    const auto it = t.find(name);
-    return it != t.end() ? it->second : fallback;
-}
-
 void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types) {
     if (ra.steps.steps.empty() || !ra.gpuTraced) return;
-    const double shortUs = threshold("short_kernel_us", 10);
+    const FindingRuleBook &book = FindingRuleBook::builtin();
+    auto minPct = [&](std::string_view rule) { return book.rule(rule).threshold("min_step_pct"); };
+    const double shortUs = book.rule(rule_id::LaunchBound).threshold("short_kernel_us");
     KernelStats stats = kernelStats(ra, trace, types, shortUs);
     if (stats.count > 0) ra.kernels = stats;
 
@@ -185,20 +166,20 @@ void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::v
     intervals::normalize(syncCopies);
     intervals::normalize(memsets);
 
-    if (const double pct = pctOf(pageable); pageableCount > 0 && pct >= threshold("pageable_memcpy_min_step_pct", 5))
-        ra.findings.push_back(inSteps(ra, pageable, {"pageable_memcpy", expertSeverity(pct, 5), "Copies from pageable memory",
+    if (const double pct = pctOf(pageable); pageableCount > 0 && pct >= minPct(rule_id::PageableMemcpy))
+        ra.findings.push_back(inSteps(ra, pageable, {std::string(rule_id::PageableMemcpy), expertSeverity(pct, minPct(rule_id::PageableMemcpy)), "Copies from pageable memory",
             std::to_string(pageableCount) + " host<->device copies use pageable memory: " + formatPct(pct) +
                 " of step time (Nsight Systems: async memcpy with pageable memory). They are staged through a driver "
                 "buffer and cannot overlap with compute.",
             "Copy from pinned memory (DataLoader pin_memory=True, tensor.pin_memory(), cudaHostAlloc) with "
             "non_blocking=True / cudaMemcpyAsync so the copy overlaps with compute.", {}, 0, 0}));
-    if (const double pct = pctOf(syncCopies); syncCopyCount > 0 && pct >= threshold("sync_memcpy_min_step_pct", 5))
-        ra.findings.push_back(inSteps(ra, syncCopies, {"sync_memcpy", expertSeverity(pct, 5), "Copies that block the host",
+    if (const double pct = pctOf(syncCopies); syncCopyCount > 0 && pct >= minPct(rule_id::SyncMemcpy))
+        ra.findings.push_back(inSteps(ra, syncCopies, {std::string(rule_id::SyncMemcpy), expertSeverity(pct, minPct(rule_id::SyncMemcpy)), "Copies that block the host",
             std::to_string(syncCopyCount) + " copy calls hold the host until their copy is done: " + formatPct(pct) +
                 " of step time (Nsight Systems: synchronous memcpy).",
             "Use cudaMemcpyAsync / non_blocking=True from pinned memory, and wait only where the data is needed.", {}, 0, 0}));
-    if (const double pct = pctOf(memsets); memsetCount > 0 && pct >= threshold("sync_memset_min_step_pct", 1))
-        ra.findings.push_back(inSteps(ra, memsets, {"sync_memset", FindingSeverity::Medium, "Memsets that block the host",
+    if (const double pct = pctOf(memsets); memsetCount > 0 && pct >= minPct(rule_id::SyncMemset))
+        ra.findings.push_back(inSteps(ra, memsets, {std::string(rule_id::SyncMemset), FindingSeverity::Medium, "Memsets that block the host",
             std::to_string(memsetCount) + " blocking memset calls: " + formatPct(pct) + " of step time (Nsight Systems: synchronous memset).",
             "Use cudaMemsetAsync (torch.zeros on the device is already asynchronous).", {}, 0, 0}));
 
@@ -218,21 +199,21 @@ void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::v
         }
     }
     intervals::normalize(idleAfter);
-    if (const double pct = pctOf(idleAfter); counted > 0 && pct >= threshold("sync_api_min_gpu_idle_pct", 5))
-        ra.findings.push_back(inSteps(ra, idleAfter, {"sync_api", expertSeverity(pct, 5), "Synchronizations that leave the GPU idle",
+    if (const double pct = pctOf(idleAfter); counted > 0 && pct >= book.rule(rule_id::SyncApi).threshold("min_gpu_idle_pct"))
+        ra.findings.push_back(inSteps(ra, idleAfter, {std::string(rule_id::SyncApi), expertSeverity(pct, book.rule(rule_id::SyncApi).threshold("min_gpu_idle_pct")), "Synchronizations that leave the GPU idle",
             std::to_string(counted) + " device/stream/event synchronizations (in steps that sync more than once) drain the GPU, "
                 "which then idles " + formatPct(pct) + " of step time until the host gives it work (Nsight Systems: "
                 "synchronization APIs).",
             "Read results back less often (.item(), .cpu(), cudaStreamSynchronize in the loop), batch them into one "
             "copy per step, or wait on events only where the data is needed.", {}, 0, 0}));
 
-    const double minGapNs = threshold("gpu_starvation_min_gap_ms", 500) * 1e6;
+    const double minGapNs = book.rule(rule_id::GpuStarvation).threshold("min_gap_ms") * 1e6;
     int64_t starved = 0, starvedNs = 0;
     for (const GpuGap &g : ra.gaps.top)
         if (double(g.dur) >= minGapNs) ++starved, starvedNs += g.dur;
     if (starved > 0) {
         const GpuGap &g = ra.gaps.top.front();
-        Finding f{"gpu_starvation", FindingSeverity::High, "GPU starved for 500 ms or more",
+        Finding f{std::string(rule_id::GpuStarvation), FindingSeverity::High, "GPU starved for " + limitMs(minGapNs / 1e6) + " or more",
                   std::to_string(starved) + " GPU idle gaps of " + msText(int64_t(minGapNs)) + " or more, " + msText(starvedNs) +
                       " in all; the longest " + msText(g.dur) + " while the host was in " + g.hostActivity +
                       " (Nsight Systems: GPU gaps).",
@@ -243,15 +224,15 @@ void ExpertRules::evaluate(RunAnalysis &ra, const TraceData &trace, const std::v
         ra.findings.push_back(std::move(f));
     }
 
-    if (ra.kernels && ra.kernels->shortPct >= threshold("launch_bound_min_short_pct", 50) &&
-        100.0 - ra.gpuBusyPct >= threshold("launch_bound_min_gpu_idle_pct", 20)) {
+    if (ra.kernels && ra.kernels->shortPct >= book.rule(rule_id::LaunchBound).threshold("min_short_pct") &&
+        100.0 - ra.gpuBusyPct >= book.rule(rule_id::LaunchBound).threshold("min_gpu_idle_pct")) {
         const KernelStats &k = *ra.kernels;
         char detail[320];
         std::snprintf(detail, sizeof detail,
                       "%.1f%% of %lld kernels run shorter than %.0f us (median %.1f us) and the GPU is idle %.1f%% of step "
                       "time between them: the host cannot launch them as fast as the GPU runs them.",
                       k.shortPct, static_cast<long long>(k.count), shortUs, k.medianUs, 100.0 - ra.gpuBusyPct);
-        ra.findings.push_back({"launch_bound", 100.0 - ra.gpuBusyPct >= 50 ? FindingSeverity::High : FindingSeverity::Medium,
+        ra.findings.push_back({std::string(rule_id::LaunchBound), 100.0 - ra.gpuBusyPct >= 50 ? FindingSeverity::High : FindingSeverity::Medium,
                                "Launch-bound: many short kernels", detail,
                                "Fewer, bigger kernels: a larger batch, fused ops (torch.compile, XLA), CUDA graphs to "
                                "launch a step's kernels at once.",

@@ -1,6 +1,6 @@
 #pragma once
 // ExpertRules adds Nsight Systems' expert-system rules and HTA's kernel launch statistics to a run's
-// analysis (issue #32), with thresholds from resources/rules/expert_rules.tsv:
+// analysis (issue #32), with the thresholds of their records in resources/rules/finding_rules.tsv:
 //   pageable_memcpy  host<->device copies from or to pageable memory (Kineto's and Nsight's memory kinds)
 //   sync_memcpy      copy calls that block the host: cudaMemcpy without Async, or an async copy call
 //                    that returns only when its copy has ended (pageable memory)
@@ -26,12 +26,6 @@ namespace stepscope {
 
 class ExpertRules {
 public:
-    // NAME -> value from expert_rules.tsv (built in); throws std::runtime_error naming a bad line.
-    static std::map<std::string, double> thresholds(const std::string &text, const std::string &origin);
-    static const std::map<std::string, double> &builtinThresholds();
-    // One built-in threshold, or `fallback` when the table does not name it.
-    static double threshold(const char *name, double fallback);
-
     static KernelStats kernelStats(const RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types,
                                    double shortKernelUs);
     static void evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types);

@@ -1,6 +1,7 @@
 #include "models/analysis/finding_rules.h"
 
-#include "models/analysis/framework_advice.h"
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,28 +31,33 @@ Finding withEvidence(Finding f, const RunAnalysis &ra, Category c, double minSha
 
 namespace {
 
-struct Threshold {
-    double high, medium;
-};
+// A threshold as the rule's text quotes it: "5%", "2.5%".
+std::string limitPct(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g%%", v);
+    return b;
+}
 
-// One TF-style verdict: high at >= t.high, medium at >= t.medium.
-void verdict(RunAnalysis &ra, const std::string &rule, double value, Threshold t, Category evidence,
-             const std::string &what, const std::string &recommendation) {
-    if (value < t.medium) return;
-    const bool high = value >= t.high;
-    Finding f{rule, high ? FindingSeverity::High : FindingSeverity::Medium, (high ? "Highly " : "Moderately ") + what,
-              formatPct(value) + " of step time (TensorFlow profiler thresholds: >= " + formatPct(t.medium) +
-                  " moderate, >= " + formatPct(t.high) + " high).",
-              recommendation, {}, 0, 0};
+// One TF-style verdict: high from the rule's high_pct, moderate from its moderate_pct.
+void verdict(RunAnalysis &ra, std::string_view id, double value, Category evidence, const std::string &what, Framework fw) {
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(id);
+    const double medium = rule.threshold("moderate_pct"), highPct = rule.threshold("high_pct");
+    if (value < medium) return;
+    const bool high = value >= highPct;
+    Finding f{rule.id, high ? FindingSeverity::High : FindingSeverity::Medium, (high ? "Highly " : "Moderately ") + what,
+              formatPct(value) + " of step time (TensorFlow profiler thresholds: >= " + formatPct(medium) +
+                  " moderate, >= " + formatPct(highPct) + " high).",
+              FindingRuleBook::builtin().recommendation(id, fw), {}, 0, 0};
     ra.findings.push_back(withEvidence(std::move(f), ra, evidence, 0.05));
 }
 
 void tensorflowVerdicts(RunAnalysis &ra, Framework fw) {
     const double input = ra.categoryPct(Category::Input) + ra.categoryPct(Category::H2D);
     const double other = ra.categoryPct(Category::Other);
-    const std::string inputRec = FrameworkAdvice::text("input", fw);
-    if (input >= 5) {
-        verdict(ra, "tf_input_bound", input, {20, 5}, Category::Input, "input-bound", inputRec);
+    const FindingRuleRecord &inputRule = FindingRuleBook::builtin().rule(rule_id::TfInputBound);
+    const double untracedPct = inputRule.threshold("untraced_pct");
+    if (input >= inputRule.threshold("moderate_pct")) {
+        verdict(ra, rule_id::TfInputBound, input, Category::Input, "input-bound", fw);
         // TensorFlow counts host-to-device copies as input: say so, beside the input share alone.
         ra.findings.back().detail += " That is input " + formatPct(ra.categoryPct(Category::Input)) +
                                      " plus host-to-device copies " + formatPct(ra.categoryPct(Category::H2D)) + ", as TensorFlow counts it.";
@@ -65,25 +71,23 @@ void tensorflowVerdicts(RunAnalysis &ra, Framework fw) {
                                       "(batch before map), move fixed work offline or to the GPU. ") +
                                f.recommendation;
         }
-    } else if (other >= 3) {
-        ra.findings.push_back(withEvidence({"tf_input_bound", FindingSeverity::Low, "Potentially input-bound (I/O or Python)",
-                                            formatPct(input) + " input, but " + formatPct(other) +
-                                                " of step time is untraced (>= 3%): reading data or Python overhead.",
+    } else if (other >= untracedPct) {
+        ra.findings.push_back(withEvidence({inputRule.id, FindingSeverity::Low, "Potentially input-bound (I/O or Python)",
+                                            formatPct(input) + " input, but " + formatPct(other) + " of step time is untraced (>= " +
+                                                limitPct(untracedPct) + "): reading data or Python overhead.",
                                             "Trace the input pipeline (with_stack / record_function) to see where untraced time goes.",
                                             {}, 0, 0},
                                            ra, Category::Other, 0.05));
     } else {
-        ra.findings.push_back({"tf_input_bound", FindingSeverity::Info, "Not input-bound",
-                               formatPct(input) + " of step time waits for input (< 5%).", "", {}, 0, 0});
+        ra.findings.push_back({inputRule.id, FindingSeverity::Info, "Not input-bound",
+                               formatPct(input) + " of step time waits for input (< " + limitPct(inputRule.threshold("moderate_pct")) + ").",
+                               "", {}, 0, 0});
     }
-    verdict(ra, "tf_output_bound", ra.categoryPct(Category::D2H), {20, 5}, Category::D2H, "output-bound (device to host)",
-            FrameworkAdvice::text("output", fw));
-    verdict(ra, "tf_kernel_launch", ra.categoryPct(Category::KernelLaunch), {15, 3}, Category::KernelLaunch,
-            "bound by kernel launch", FrameworkAdvice::text("kernel_launch", fw));
-    verdict(ra, "tf_all_others", other, {15, 3}, Category::Other, "spent in untraced time (all others)",
-            FrameworkAdvice::text("untraced", fw));
-    verdict(ra, "tf_collectives", ra.categoryPct(Category::Collective), {15, 3}, Category::Collective,
-            "bound by device collective communication", FrameworkAdvice::text("collectives", fw));
+    verdict(ra, rule_id::TfOutputBound, ra.categoryPct(Category::D2H), Category::D2H, "output-bound (device to host)", fw);
+    verdict(ra, rule_id::TfKernelLaunch, ra.categoryPct(Category::KernelLaunch), Category::KernelLaunch, "bound by kernel launch", fw);
+    verdict(ra, rule_id::TfAllOthers, other, Category::Other, "spent in untraced time (all others)", fw);
+    verdict(ra, rule_id::TfCollectives, ra.categoryPct(Category::Collective), Category::Collective,
+            "bound by device collective communication", fw);
 }
 
 // The PyTorch profiler plugin's rules: on PyTorch runs; on a run of unknown framework (an Nsight export)
@@ -91,61 +95,72 @@ void tensorflowVerdicts(RunAnalysis &ra, Framework fw) {
 void pytorchRecommendations(RunAnalysis &ra, Framework fw) {
     if (fw != Framework::PyTorch && fw != Framework::Unknown) return;
     const std::string borrowed = fw == Framework::Unknown ? " (PyTorch profiler plugin rule)" : "";
+    const FindingRuleBook &book = FindingRuleBook::builtin();
+    const FindingRuleRecord &loading = book.rule(rule_id::PtDataloader), &communication = book.rule(rule_id::PtCommunication),
+                            &lowUse = book.rule(rule_id::PtLowGpuUtilization);
     const double input = ra.categoryPct(Category::Input);
-    if (input > 5)
+    if (input > loading.threshold("min_pct"))
         ra.findings.push_back(withEvidence(
-            {"pt_dataloader", input >= 20 ? FindingSeverity::High : FindingSeverity::Medium,
+            {loading.id, input >= loading.threshold("high_pct") ? FindingSeverity::High : FindingSeverity::Medium,
              "High time cost on input data loading" + borrowed,
-             formatPct(input) + " of step time is spent in the DataLoader (PyTorch profiler plugin: > 5%).",
-             FrameworkAdvice::text("dataloader", Framework::PyTorch), {}, 0, 0},
+             formatPct(input) + " of step time is spent in the DataLoader (PyTorch profiler plugin: > " +
+                 limitPct(loading.threshold("min_pct")) + ").",
+             book.recommendation(loading.id, Framework::PyTorch), {}, 0, 0},
             ra, Category::Input, 0.05));
     const double comm = ra.categoryPct(Category::Collective);
-    if (comm > 10)
+    if (comm > communication.threshold("min_pct"))
         ra.findings.push_back(withEvidence(
-            {"pt_communication", comm >= 30 ? FindingSeverity::High : FindingSeverity::Medium, "High communication time" + borrowed,
-             formatPct(comm) + " of step time is exposed communication (PyTorch profiler plugin: > 10%).",
-             FrameworkAdvice::text("communication", Framework::PyTorch), {}, 0, 0},
+            {communication.id, comm >= communication.threshold("high_pct") ? FindingSeverity::High : FindingSeverity::Medium,
+             "High communication time" + borrowed,
+             formatPct(comm) + " of step time is exposed communication (PyTorch profiler plugin: > " +
+                 limitPct(communication.threshold("min_pct")) + ").",
+             book.recommendation(communication.id, Framework::PyTorch), {}, 0, 0},
             ra, Category::Collective, 0.05));
-    if (ra.gpuTraced && ra.gpuBusyPct < 50 && !ra.steps.steps.empty())  // a CPU-only trace has no GPU to fill
-        ra.findings.push_back({"pt_low_gpu_utilization", ra.gpuBusyPct < 25 ? FindingSeverity::High : FindingSeverity::Medium,
+    const double maxBusy = lowUse.threshold("max_busy_pct");
+    if (ra.gpuTraced && ra.gpuBusyPct < maxBusy && !ra.steps.steps.empty())  // a CPU-only trace has no GPU to fill
+        ra.findings.push_back({lowUse.id, ra.gpuBusyPct < lowUse.threshold("high_max_busy_pct") ? FindingSeverity::High : FindingSeverity::Medium,
                                "Low GPU utilization" + borrowed,
-                               "GPU kernels run during " + formatPct(ra.gpuBusyPct) +
-                                   " of step time (PyTorch profiler plugin: < 50%).",
-                               FrameworkAdvice::text("low_gpu_utilization", Framework::PyTorch),
+                               "GPU kernels run during " + formatPct(ra.gpuBusyPct) + " of step time (PyTorch profiler plugin: < " +
+                                   limitPct(maxBusy) + ").",
+                               book.recommendation(lowUse.id, Framework::PyTorch),
                                {}, ra.steps.steps.front().start, ra.steps.steps.back().end});
 }
 
 void stageRules(RunAnalysis &ra, Framework fw) {
     struct Stage {
-        Category c;
-        const char *rule, *title, *topic;
+        std::string_view rule;
+        const char *title;
     };
     static const Stage stages[] = {
-        {Category::Callback, "callback_bound", "Slow per-step callbacks", "callback"},
-        {Category::Checkpoint, "checkpoint_bound", "Checkpoints stall training", "checkpoint"},
-        {Category::H2D, "h2d_exposed", "Exposed host-to-device copies", "h2d"},
-        {Category::Compilation, "compilation", "Compilation during training", "compilation"},
+        {rule_id::CallbackBound, "Slow per-step callbacks"},
+        {rule_id::CheckpointBound, "Checkpoints stall training"},
+        {rule_id::H2dExposed, "Exposed host-to-device copies"},
+        {rule_id::Compilation, "Compilation during training"},
     };
+    const FindingRuleBook &book = FindingRuleBook::builtin();
     for (const Stage &s : stages) {
-        const double p = ra.categoryPct(s.c);
-        if (p < 5) continue;
-        ra.findings.push_back(withEvidence({s.rule, p >= 20 ? FindingSeverity::High : FindingSeverity::Medium, s.title,
-                                            formatPct(p) + " of step time is exposed " + std::string(categoryName(s.c)) + ".",
-                                            FrameworkAdvice::text(s.topic, fw), {}, 0, 0},
-                                           ra, s.c, 0.02));
+        const FindingRuleRecord &rule = book.rule(s.rule);
+        const Category c = rule.causes.at(0);  // the stage the rule is about
+        const double p = ra.categoryPct(c);
+        if (p < rule.threshold("min_pct")) continue;
+        ra.findings.push_back(withEvidence({rule.id, p >= rule.threshold("high_pct") ? FindingSeverity::High : FindingSeverity::Medium,
+                                            s.title, formatPct(p) + " of step time is exposed " + std::string(categoryName(c)) + ".",
+                                            book.recommendation(rule.id, fw), {}, 0, 0},
+                                           ra, c, 0.02));
     }
     // Device gaps are summed over the GPUs: compare them with the step time of as many GPUs.
     std::set<int> gpus;
     for (const StreamGaps &s : ra.gaps.streams) gpus.insert(s.device);
     const double devices = double(std::max<size_t>(1, gpus.size()));
     const double total = double(ra.steps.totalNs()) * devices;
-    if (ra.gpuTraced && total > 0 && double(ra.gaps.device.totalNs) > 0.10 * total) {
+    const FindingRuleRecord &idle = book.rule(rule_id::GpuIdle);
+    if (ra.gpuTraced && total > 0 && double(ra.gaps.device.totalNs) > idle.threshold("min_step_pct") / 100 * total) {
         std::string top = "nothing_traced";
         int64_t topNs = -1;
         for (const auto &[k, v] : ra.gaps.byHostActivityNs)
             if (v > topNs) top = k, topNs = v;
         const double hostWait = 100.0 * double(ra.gaps.device.byCauseNs[0]) / double(std::max<int64_t>(1, ra.gaps.device.totalNs));
-        Finding f{"gpu_idle", ra.gaps.device.totalNs > 0.3 * total ? FindingSeverity::High : FindingSeverity::Medium, "GPU idle inside steps",
+        Finding f{idle.id, double(ra.gaps.device.totalNs) > idle.threshold("high_step_pct") / 100 * total ? FindingSeverity::High : FindingSeverity::Medium, "GPU idle inside steps",
                   (devices > 1 ? "The " + std::to_string(gpus.size()) + " GPUs are idle on average " : std::string("The GPU is idle ")) +
                       formatPct(100.0 * double(ra.gaps.device.totalNs) / total) + " of step time in " +
                       std::to_string(ra.gaps.device.count) + " gaps; " + formatPct(hostWait) +
@@ -164,20 +179,22 @@ std::string outlierRecommendation(const std::string &cause, Framework fw) {
     if (cause == "evaluation") return "Run evaluation less often or on a separate process/GPU.";
     if (cause == "summary_writing") return "Write summaries less often (every N steps) and flush asynchronously.";
     if (cause == "gc") return "Python GC pauses: call gc.freeze() after setup or gc.collect() at fixed intervals.";
-    if (cause == "input") return FrameworkAdvice::text("outlier_input", fw);
+    if (cause == "input") return FindingRuleBook::builtin().advice("outlier_input", fw);
     return "Zoom to these steps and compare them with a typical step.";
 }
 
 void stepOutlierRules(RunAnalysis &ra, Framework fw) {
     const auto &steps = ra.steps.steps;
     // SageMaker StepOutlier at its defaults: once > 100 steps, outliers are > mean + 3 sigma; fires on > 10.
-    if (steps.size() > 100) {
+    const FindingRuleRecord &stepOutlier = FindingRuleBook::builtin().rule(rule_id::SmStepOutlier);
+    const double sigmas = stepOutlier.threshold("sigmas"), minOutliers = stepOutlier.threshold("min_outliers");
+    if (double(steps.size()) > stepOutlier.threshold("min_steps")) {
         double mean = 0, var = 0;
         for (const AnalysisStep &s : steps) mean += double(s.dur());
         mean /= double(steps.size());
         for (const AnalysisStep &s : steps) var += (double(s.dur()) - mean) * (double(s.dur()) - mean);
-        const double limit = mean + 3 * std::sqrt(var / double(steps.size()));
-        Finding f{"sm_step_outlier", FindingSeverity::Medium, "Step outliers (SageMaker StepOutlier)", "", 
+        const double limit = mean + sigmas * std::sqrt(var / double(steps.size()));
+        Finding f{stepOutlier.id, FindingSeverity::Medium, "Step outliers (SageMaker StepOutlier)", "", 
                   "Find what runs in the outlier steps (checkpoints, evaluation, summaries) and make it asynchronous.", {}, 0, 0};
         for (const AnalysisStep &s : steps)
             if (double(s.dur()) > limit) {
@@ -185,9 +202,11 @@ void stepOutlierRules(RunAnalysis &ra, Framework fw) {
                 f.endNs = s.end;
                 f.steps.push_back(s.step);
             }
-        if (f.steps.size() > 10) {
-            f.detail = std::to_string(f.steps.size()) + " steps take longer than mean + 3 sigma (" +
-                       std::to_string(int64_t(limit / 1e6)) + " ms); StepOutlier fires above 10.";
+        if (double(f.steps.size()) > minOutliers) {
+            char rule[96];
+            std::snprintf(rule, sizeof rule, "mean + %g sigma (%lld ms); StepOutlier fires above %g.", sigmas,
+                          static_cast<long long>(limit / 1e6), minOutliers);
+            f.detail = std::to_string(f.steps.size()) + " steps take longer than " + rule;
             ra.findings.push_back(std::move(f));
         }
     }
@@ -195,7 +214,10 @@ void stepOutlierRules(RunAnalysis &ra, Framework fw) {
     std::map<std::string, std::vector<int64_t>> byCause;
     for (const OutlierStep &o : ra.outliers) byCause[o.cause].push_back(o.step);
     for (const auto &[cause, list] : byCause) {
-        Finding f{"outlier_steps", list.size() * 10 >= steps.size() ? FindingSeverity::Medium : FindingSeverity::Low,
+        const FindingRuleRecord &outliers = FindingRuleBook::builtin().rule(rule_id::OutlierSteps);
+        Finding f{outliers.id,
+                  double(list.size()) * 100 >= outliers.threshold("medium_share_pct") * double(steps.size()) ? FindingSeverity::Medium
+                                                                                                         : FindingSeverity::Low,
                   "Slow steps coinciding with " + cause, "", outlierRecommendation(cause, fw), list, 0, 0};
         std::vector<int64_t> durs;
         for (const AnalysisStep &s : steps) durs.push_back(s.dur());
@@ -229,8 +251,9 @@ std::vector<OutlierStep> FindingRules::outlierSteps(const RunAnalysis &ra, const
     std::sort(durs.begin(), durs.end());
     const int64_t median = durs[durs.size() / 2];
     std::vector<size_t> slow;
+    const double slowVsMedian = FindingRuleBook::builtin().rule(rule_id::OutlierSteps).threshold("slow_vs_median");
     for (size_t k = 0; k < steps.size(); ++k)
-        if (double(steps[k].dur()) > 1.5 * double(median)) slow.push_back(k);
+        if (double(steps[k].dur()) > slowVsMedian * double(median)) slow.push_back(k);
     if (slow.empty()) return out;
     // Median per-category time of a step, to find which category the slow step has in excess.
     std::vector<int64_t> medianCat(kCategoryCount, 0);

@@ -1,10 +1,11 @@
 #pragma once
-// FrameworkAdvice holds each recommendation in the words of the run's own framework (issue #32): a
-// TensorFlow run is told about tf.data and XLA, a PyTorch run about its DataLoader and torch.compile,
-// a JAX run about jit and prefetching to the device; a run whose framework is unknown (an Nsight
-// export) gets the PyTorch and TensorFlow advice side by side. Rules that belong to one framework's
-// own tool (the PyTorch profiler plugin's) fire on that framework's runs only, or on a run of unknown
-// framework saying whose rule they are.
+// The framework a run was recorded with, which decides the words of its recommendations
+// (FindingRuleBook::advice, resources/rules/framework_advice.tsv): a TensorFlow run is told about
+// tf.data and XLA, a PyTorch run about its DataLoader and torch.compile, a JAX run about jit and
+// prefetching to the device; a run whose framework is unknown (an Nsight export) gets the PyTorch and
+// TensorFlow advice side by side. Rules that belong to one framework's own tool (the PyTorch profiler
+// plugin's) fire on that framework's runs only, or on a run of unknown framework saying whose rule
+// they are.
 
 #include <string>
 #include <string_view>
@@ -17,12 +18,5 @@ enum class Framework { PyTorch, TensorFlow, Jax, Unknown };
 Framework frameworkOf(std::string_view name);
 std::string_view frameworkName(Framework f);  // "PyTorch", "TensorFlow", "JAX", "unknown"
 
-class FrameworkAdvice {
-public:
-    // The recommendation for `topic` (input, output, kernel_launch, untraced, collectives, dataloader,
-    // communication, low_gpu_utilization, callback, checkpoint, h2d, compilation, outlier_input) in
-    // `framework`'s words; empty for an unknown topic.
-    static std::string text(std::string_view topic, Framework framework);
-};
 
 } // namespace stepscope

@@ -1,5 +1,7 @@
 #include "models/analysis/job_analysis.h"
 
+#include "models/analysis/finding_rule_ids.h"
+
 #include "models/analysis/job_critical_path.h"
 
 #include "models/analysis/projection_rules.h"
@@ -121,7 +123,7 @@ JobRankNote JobAnalyzer::noteFor(const JobAnalysis &job, const JobRankRow &row, 
     Finding f;
     f.steps = job.alignedSteps;
     if (row.rank == s.rank) {
-        f.rule = "job_straggler";
+        f.rule = rule_id::JobStraggler;
         f.severity = FindingSeverity::High;
         f.title = "Holds the job back: arrives ~" + msText(s.lateMsPerStep) + " ms/step late at the first all-reduce (" +
                   s.cause + ")";

@@ -1,5 +1,7 @@
 #include "models/analysis/memory_headroom.h"
 
+#include "models/analysis/finding_rule_ids.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -170,7 +172,7 @@ void MemoryHeadroom::evaluate(RunAnalysis &ra, const MetricData &metrics) {
     ra.memory = measure(ra, metrics);
     const bool gpuIdle = ra.gpuTraced ? ra.gpuBusyPct < 80 : metrics.has("gpu_util");
     for (Finding &f : ra.findings) {
-        if (f.rule != "pt_low_gpu_utilization" && f.rule != "sm_batch_size") continue;
+        if (f.rule != rule_id::PtLowGpuUtilization && f.rule != rule_id::SmBatchSize) continue;
         f.recommendation += ra.memory ? " Memory: " + describe(*ra.memory) + "."
                                       : " No GPU memory data in this profile: record with profile_memory=True (or an "
                                         "nvidia-smi log) to know how large a batch fits.";
@@ -179,7 +181,7 @@ void MemoryHeadroom::evaluate(RunAnalysis &ra, const MetricData &metrics) {
     const MemorySummary &m = *ra.memory;
     if (*m.maxBatchSize < 2 * *m.batchSize || !gpuIdle) return;
     Finding f;
-    f.rule = "memory_headroom";
+    f.rule = rule_id::MemoryHeadroom;
     // A bigger batch brings more input per step too: worth less while the input is the bottleneck.
     f.severity = *m.maxBatchSize >= 4 * *m.batchSize && ra.bottleneck != "input" ? FindingSeverity::Medium : FindingSeverity::Low;
     f.title = "GPU memory fits a batch of ~" + std::to_string(*m.maxBatchSize) + " (now " + std::to_string(*m.batchSize) + ")";

@@ -1,5 +1,7 @@
 #include "models/analysis/metric_rules.h"
 
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 #include "models/analysis/finding_rules.h"
 
 #include <algorithm>
@@ -30,9 +32,9 @@ std::string num(const char *fmt, double v) {
     return b;
 }
 
-Finding metricFinding(const std::string &rule, FindingSeverity severity, const std::string &title,
+Finding metricFinding(std::string_view rule, FindingSeverity severity, const std::string &title,
                       const std::string &detail, const std::string &rec, const std::vector<MetricPoint> &pts) {
-    Finding f{rule, severity, title, detail, rec, {}, 0, 0};
+    Finding f{std::string(rule), severity, title, detail, rec, {}, 0, 0};
     if (!pts.empty()) {
         f.startNs = pts.front().t;
         f.endNs = pts.back().t;
@@ -41,36 +43,41 @@ Finding metricFinding(const std::string &rule, FindingSeverity severity, const s
 }
 
 void lowGpuUtilization(RunAnalysis &ra, const MetricData &m) {
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::SmLowGpuUtilization);
+    const double p95Below = rule.threshold("p95_below_pct"), p5Below = rule.threshold("p5_below_pct");
     for (const MetricTrack &t : m.tracks("gpu_util")) {
         const auto pts = afterPatience(t.points);
         if (pts.size() < 10) continue;
         const auto v = lastValues(pts, kWindow);
         const double p95 = percentile(v, 95), p5 = percentile(v, 5);
         const std::string gpu = "GPU " + std::to_string(std::max(0, t.device));
-        if (p95 < 70)
-            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", FindingSeverity::Medium, gpu + " under-utilized",
-                "p95 of GPU utilization is " + num("%.0f%%", p95) + " (SageMaker LowGPUUtilization: p95 < 70%).",
+        if (p95 < p95Below)
+            ra.findings.push_back(metricFinding(rule.id, FindingSeverity::Medium, gpu + " under-utilized",
+                "p95 of GPU utilization is " + num("%.0f%%", p95) + " (SageMaker LowGPUUtilization: p95 < " + num("%.0f%%", p95Below) + ").",
                 "Find the bottleneck that starves the GPU (see the breakdown); then consider a larger batch or a "
                 "smaller instance.", pts));
-        else if (p5 < 10)
-            ra.findings.push_back(metricFinding("sm_low_gpu_utilization", FindingSeverity::Medium, gpu + " utilization fluctuates",
-                "p95 " + num("%.0f%%", p95) + " but p5 " + num("%.0f%%", p5) +
-                    " (SageMaker LowGPUUtilization: p95 > 70% and p5 < 10%).",
+        else if (p5 < p5Below)
+            ra.findings.push_back(metricFinding(rule.id, FindingSeverity::Medium, gpu + " utilization fluctuates",
+                "p95 " + num("%.0f%%", p95) + " but p5 " + num("%.0f%%", p5) + " (SageMaker LowGPUUtilization: p95 > " +
+                    num("%.0f%%", p95Below) + " and p5 < " + num("%.0f%%", p5Below) + ").",
                 "Look for periodic stalls: checkpoints, evaluation, input hiccups.", pts));
     }
 }
 
 // SageMaker's CPU/IO bottleneck: a GPU sample is a snapshot; it is a bottleneck when the GPU is < 10%
 // busy and, within one second, some core is > 90% busy (or I/O wait > 50%).
-void snapshotRule(RunAnalysis &ra, const MetricData &m, const std::string &series, double limit, const std::string &rule,
+void snapshotRule(RunAnalysis &ra, const MetricData &m, const std::string &series, std::string_view id,
                   const std::string &title, const std::string &rec) {
     if (!m.has("gpu_util") || !m.has(series)) return;
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(id);
+    const double gpuBelow = rule.threshold("gpu_below_pct"), limit = rule.threshold("busy_above_pct"),
+                 minShare = rule.threshold("min_share_pct");
     size_t snapshots = 0, bottleneck = 0;
     std::vector<MetricPoint> pts;
     for (const MetricTrack &g : m.tracks("gpu_util"))
         for (const MetricPoint &p : afterPatience(g.points)) {
             ++snapshots;
-            if (p.v >= 10) continue;
+            if (p.v >= gpuBelow) continue;
             bool high = false;
             for (const MetricTrack &c : m.tracks(series)) {
                 auto it = std::lower_bound(c.points.begin(), c.points.end(), p.t - 1'000'000'000,
@@ -82,18 +89,21 @@ void snapshotRule(RunAnalysis &ra, const MetricData &m, const std::string &serie
                 pts.push_back(p);
             }
         }
-    if (snapshots >= 10 && double(bottleneck) > 0.5 * double(snapshots))
-        ra.findings.push_back(metricFinding(rule, FindingSeverity::High, title,
+    if (snapshots >= 10 && double(bottleneck) > minShare / 100 * double(snapshots))
+        ra.findings.push_back(metricFinding(rule.id, FindingSeverity::High, title,
             std::to_string(bottleneck) + " of " + std::to_string(snapshots) + " samples (" +
-                num("%.0f%%", 100.0 * double(bottleneck) / double(snapshots)) + ", threshold 50%) show the GPU < 10% busy "
-                "while " + (series == "cpu_util" ? "a CPU core is > 90% busy." : "I/O wait is > 50%."),
+                num("%.0f%%", 100.0 * double(bottleneck) / double(snapshots)) + ", threshold " + num("%.0f%%", minShare) +
+                ") show the GPU < " + num("%.0f%%", gpuBelow) + " busy while " +
+                (series == "cpu_util" ? "a CPU core is > " + num("%.0f%%", limit) + " busy." : "I/O wait is > " + num("%.0f%%", limit) + "."),
             rec, pts));
 }
 
 void batchSize(RunAnalysis &ra, const MetricData &m) {
     if (!m.has("cpu_util") || !m.has("gpu_util") || !m.has("gpu_mem_util")) return;
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::SmBatchSize);
+    const double below = rule.threshold("below_pct");
     const double cpu = percentile(m.values("cpu_util"), 95);
-    if (cpu >= 70) return;
+    if (cpu >= below) return;
     for (const MetricTrack &g : m.tracks("gpu_util")) {
         const auto gv = lastValues(afterPatience(g.points), kWindow);
         std::vector<double> mv;
@@ -101,16 +111,18 @@ void batchSize(RunAnalysis &ra, const MetricData &m) {
             if (t.device == g.device) mv = lastValues(afterPatience(t.points), kWindow);
         if (gv.size() < 10 || mv.empty()) continue;
         const double gp = percentile(gv, 95), mp = percentile(mv, 95);
-        if (gp < 70 && mp < 70)
-            ra.findings.push_back(metricFinding("sm_batch_size", FindingSeverity::Medium, "Batch size likely too small",
+        if (gp < below && mp < below)
+            ra.findings.push_back(metricFinding(rule.id, FindingSeverity::Medium, "Batch size likely too small",
                 "p95 CPU " + num("%.0f%%", cpu) + ", GPU " + num("%.0f%%", gp) + ", GPU memory " + num("%.0f%%", mp) +
-                    " (SageMaker BatchSize: all < 70%).",
+                    " (SageMaker BatchSize: all < " + num("%.0f%%", below) + ").",
                 "Increase the batch size (scale the learning rate) or use a smaller instance.", g.points));
     }
 }
 
 void gpuMemoryIncrease(RunAnalysis &ra, const MetricData &m) {
     // Needs memory use in percent: gpu_mem_used over a total (gpu_mem_total), or a % series.
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::SmGpuMemoryIncrease);
+    const double rise = rule.threshold("rise_points");
     for (const MetricTrack &t : m.tracks("gpu_mem_used")) {
         double total = t.unit == "%" ? 100.0 : 0.0;
         // nvidia-smi logs carry the total as their own `memory.total` series.
@@ -125,10 +137,10 @@ void gpuMemoryIncrease(RunAnalysis &ra, const MetricData &m) {
             for (size_t i = end - w; i < end; ++i) a += pts[i].v;
             for (size_t i = end - w - 1 - w; i < end - w - 1; ++i) b += pts[i].v;  // preceding window, one sample earlier
             const double inc = (a - b) / double(w) / total * 100.0;
-            if (inc > 5) {
-                ra.findings.push_back(metricFinding("sm_gpu_memory_increase", FindingSeverity::Medium,
+            if (inc > rise) {
+                ra.findings.push_back(metricFinding(rule.id, FindingSeverity::Medium,
                     "GPU " + std::to_string(std::max(0, t.device)) + " memory keeps growing",
-                    "Memory use rose by " + num("%.1f", inc) + " points between 10-sample windows (SageMaker: > 5).",
+                    "Memory use rose by " + num("%.1f", inc) + " points between 10-sample windows (SageMaker: > " + num("%g", rise) + ").",
                     "Look for tensors kept across steps (losses appended with graph attached, caches).", pts));
                 break;
             }
@@ -137,6 +149,8 @@ void gpuMemoryIncrease(RunAnalysis &ra, const MetricData &m) {
 }
 
 void loadBalancing(RunAnalysis &ra, const MetricData &m) {
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::SmLoadBalancing);
+    const double maxDistance = rule.threshold("max_distance");
     const auto &gpus = m.tracks("gpu_util");
     for (size_t i = 0; i < gpus.size(); ++i)
         for (size_t j = i + 1; j < gpus.size(); ++j) {
@@ -144,10 +158,10 @@ void loadBalancing(RunAnalysis &ra, const MetricData &m) {
             const auto b = lastValues(afterPatience(gpus[j].points), gpus[j].points.size());
             if (a.size() < 10 || b.size() < 10) continue;
             const double d = MetricRules::jensenShannonDistance(a, b);
-            if (d > 0.5)
-                ra.findings.push_back(metricFinding("sm_load_balancing", FindingSeverity::Medium, "GPU workloads are unbalanced",
+            if (d > maxDistance)
+                ra.findings.push_back(metricFinding(rule.id, FindingSeverity::Medium, "GPU workloads are unbalanced",
                     "GPU " + std::to_string(gpus[i].device) + " and GPU " + std::to_string(gpus[j].device) +
-                        " have different utilization profiles (Jensen-Shannon distance " + num("%.2f", d) + " > 0.5).",
+                        " have different utilization profiles (Jensen-Shannon distance " + num("%.2f", d) + " > " + num("%g", maxDistance) + ").",
                     "Check data sharding and per-rank work; stragglers slow every collective.", gpus[i].points));
         }
 }
@@ -170,10 +184,10 @@ double MetricRules::jensenShannonDistance(const std::vector<double> &a, const st
 
 void MetricRules::evaluate(RunAnalysis &ra, const MetricData &metrics) {
     lowGpuUtilization(ra, metrics);
-    snapshotRule(ra, metrics, "cpu_util", 90, "sm_cpu_bottleneck", "CPU bottleneck",
+    snapshotRule(ra, metrics, "cpu_util", rule_id::SmCpuBottleneck, "CPU bottleneck",
                  "The GPU waits while CPU cores are saturated: more DataLoader workers only help with idle cores; move "
                  "preprocessing to the GPU or offline, or pick an instance with more vCPUs per GPU.");
-    snapshotRule(ra, metrics, "io_wait", 50, "sm_io_bottleneck", "I/O bottleneck",
+    snapshotRule(ra, metrics, "io_wait", rule_id::SmIoBottleneck, "I/O bottleneck",
                  "The GPU waits on storage: use faster storage (local NVMe, FSx), larger sequential files "
                  "(TFRecord/WebDataset shards), caching and more parallel reads.");
     batchSize(ra, metrics);

@@ -1,7 +1,8 @@
 #include "models/analysis/op_efficiency.h"
 
 #include "models/analysis/device_peaks.h"
-#include "models/analysis/expert_rules.h"
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 #include "models/analysis/framework_advice.h"
 #include "models/analysis/run_analysis.h"
 
@@ -206,9 +207,9 @@ void OpEfficiencyAnalyzer::apply(std::vector<OpStat> &ops, const TraceData &trac
 
 void OpEfficiencyAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceName, const std::string &framework) {
     if (ra.steps.steps.empty()) return;
-    const auto threshold = &ExpertRules::threshold;
-    const double minShare = threshold("inefficient_op_min_device_pct", 5), maxPct = threshold("inefficient_op_max_peak_pct", 25),
-                 target = threshold("inefficient_op_target_peak_pct", 60);
+    const FindingRuleRecord &rule = FindingRuleBook::builtin().rule(rule_id::InefficientOp);
+    const double minShare = rule.threshold("min_device_pct"), maxPct = rule.threshold("max_peak_pct"),
+                 target = rule.threshold("target_peak_pct");
     int64_t gpuNs = 0;
     for (const OpStat &o : ra.ops)
         if (!o.host()) gpuNs += o.totalNs;
@@ -242,7 +243,7 @@ void OpEfficiencyAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceNa
         const OpEfficiency &e = *o.efficiency;
         const std::string what = e.op.empty() ? o.name : e.op;
         Finding f;
-        f.rule = "inefficient_op";
+        f.rule = rule.id;
         f.severity = c.savedMs >= 0.1 * stepMs ? FindingSeverity::High : c.savedMs >= 0.03 * stepMs ? FindingSeverity::Medium : FindingSeverity::Low;
         f.title = "Inefficient GPU op: " + what + " at " + efficiencyText("%.0f", *e.pctOfPeak) + "% of peak";
         f.detail = what + (e.shapes.empty() ? "" : " " + e.shapes) + " runs " + efficiencyText("%.2f", double(o.totalNs) / 1e6 / steps) +
@@ -265,7 +266,7 @@ void OpEfficiencyAnalyzer::evaluate(RunAnalysis &ra, const std::string &deviceNa
             f.recommendation = fw == Framework::PyTorch ? "It is memory-bound and slow: fuse it with its neighbours (torch.compile) or use a fused kernel."
                                                         : "It is memory-bound and slow: fuse it with its neighbours (XLA fusion, a fused kernel).";
         Projection p;
-        p.category = "inefficient_op";
+        p.category = std::string(rule_id::InefficientOp);
         p.currentStepTimeMs = stepMs;
         p.stepTimeMs = std::max(0.0, stepMs - c.savedMs);
         p.speedup = p.stepTimeMs > 0 ? stepMs / p.stepTimeMs : 1;

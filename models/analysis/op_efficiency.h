@@ -24,7 +24,7 @@ public:
     // Fills OpStat::efficiency of the ops in `ops` for slices starting inside [start, end) (absolute ns).
     static void apply(std::vector<OpStat> &ops, const TraceData &trace, const SessionStore &store, const RunRow &run,
                       int64_t start, int64_t end);
-    // The inefficient_op findings (thresholds in resources/rules/expert_rules.tsv); `framework` as in RunRow.
+    // The inefficient_op findings (thresholds in its record of resources/rules/finding_rules.tsv); `framework` as in RunRow.
     static void evaluate(RunAnalysis &ra, const std::string &deviceName, const std::string &framework);
 };
 

@@ -1,5 +1,7 @@
 #include "models/analysis/projection_rules.h"
 
+#include "models/analysis/finding_rule_book.h"
+#include "models/analysis/finding_rule_ids.h"
 #include "models/analysis/step_projection.h"
 
 #include <algorithm>
@@ -7,27 +9,6 @@
 #include <map>
 
 namespace stepscope {
-
-std::vector<Category> ProjectionRules::causesOf(const std::string &rule) {
-    static const std::map<std::string, std::vector<Category>, std::less<>> kCauses = {
-        {"tf_input_bound", {Category::Input, Category::H2D}},  // TensorFlow counts host-to-device copies as input
-        {"pt_dataloader", {Category::Input}},
-        {"tf_output_bound", {Category::D2H}},
-        {"tf_kernel_launch", {Category::KernelLaunch}},
-        {"tf_all_others", {Category::Other}},
-        {"tf_collectives", {Category::Collective}},
-        {"pt_communication", {Category::Collective}},
-        {"callback_bound", {Category::Callback}},
-        {"checkpoint_bound", {Category::Checkpoint}},
-        {"h2d_exposed", {Category::H2D}},
-        {"compilation", {Category::Compilation}},
-        {"pageable_memcpy", {Category::H2D, Category::D2H}},
-        {"sync_memcpy", {Category::H2D, Category::D2H}},
-        {"launch_bound", {Category::KernelLaunch}},
-    };
-    const auto it = kCauses.find(rule);
-    return it != kCauses.end() ? it->second : std::vector<Category>{};
-}
 
 Projection ProjectionRules::summarize(const RunAnalysis &ra, std::string category, std::string method,
                                       std::vector<int64_t> perStepNs) {
@@ -69,7 +50,7 @@ std::optional<Projection> outlierProjection(const RunAnalysis &ra, const std::ve
         const bool slow = std::find(listed.begin(), listed.end(), s.step) != listed.end();
         per.push_back(slow ? std::min(s.dur(), median) : s.dur());
     }
-    return ProjectionRules::summarize(ra, "outlier_steps", "outlier_steps_at_median", std::move(per));
+    return ProjectionRules::summarize(ra, std::string(rule_id::OutlierSteps), "outlier_steps_at_median", std::move(per));
 }
 
 } // namespace
@@ -89,8 +70,9 @@ void ProjectionRules::evaluate(RunAnalysis &ra, const TraceData &trace, const st
         return it->second;
     };
     for (Finding &f : ra.findings) {
-        if (f.rule == "outlier_steps" || f.rule == "sm_step_outlier") f.projection = outlierProjection(ra, f.steps);
-        else if (const std::vector<Category> causes = causesOf(f.rule); !causes.empty()) f.projection = projectionFor(causes);
+        if (f.rule == rule_id::OutlierSteps || f.rule == rule_id::SmStepOutlier) f.projection = outlierProjection(ra, f.steps);
+        else if (const FindingRuleRecord *rule = FindingRuleBook::builtin().find(f.rule); rule && !rule->causes.empty())
+            f.projection = projectionFor(rule->causes);
     }
     const std::optional<Category> bottleneck = categoryFromName(ra.bottleneck);
     if (bottleneck && *bottleneck != Category::DeviceCompute) ra.projection = projectionFor({*bottleneck});

@@ -17,8 +17,6 @@ namespace stepscope {
 class ProjectionRules {
 public:
     static void evaluate(RunAnalysis &ra, const TraceData &trace, const std::vector<int8_t> &types);
-    // The categories a finding's fix removes; empty when the rule names no removable cause.
-    static std::vector<Category> causesOf(const std::string &rule);
     // Builds a Projection from projected per-step durations (mean, speedup, samples/s).
     static Projection summarize(const RunAnalysis &ra, std::string category, std::string method,
                                 std::vector<int64_t> perStepNs);
