@@ -9,7 +9,7 @@
 #include "app/cli/output_file.h"
 #include "app/cli/compare_inputs.h"
 #include "app/cli/report_options.h"
-#include "models/analysis/comparison_formatter.h"
+#include "models/analysis/report/comparison_formatter.h"
 #include "models/store/printable_text.h"
 
 #include <ostream>

@@ -9,7 +9,7 @@
 #include "app/cli/output_file.h"
 #include "app/cli/temp_session.h"
 #include "importers/logdir/path_problem.h"
-#include "models/analysis/derived_results.h"
+#include "models/analysis/service/derived_results.h"
 #include "models/metrics/duration_text.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"

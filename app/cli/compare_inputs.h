@@ -6,7 +6,7 @@
 
 #include "app/cli/command_line.h"
 #include "importers/logdir/session_importer.h"
-#include "models/analysis/run_comparison.h"
+#include "models/analysis/report/run_comparison.h"
 
 #include <atomic>
 #include <optional>

@@ -5,7 +5,7 @@
 
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 
 #include <string>
 

@@ -11,7 +11,7 @@
 // naming both runs. Closing the window cancels a running import (rolled back) without waiting for
 // it, but for an analysis in progress, which has no cancel.
 
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 #include "models/qt/background_job.h"
 #include "views/compare/aligned_timelines.h"
 #include "views/compare/compare_view.h"

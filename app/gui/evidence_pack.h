@@ -5,7 +5,7 @@
 // `stepscope export`. It returns the markdown (or text) section that links the pictures, relative to
 // where the report is written. Called by the report command; needs a QApplication.
 
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 
 #include <filesystem>
 #include <string>

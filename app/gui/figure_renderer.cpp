@@ -1,6 +1,6 @@
 #include "app/gui/figure_renderer.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/annotations/annotation_model.h"
 #include "views/export/export_caption.h"
 #include "views/steps/step_time_view.h"

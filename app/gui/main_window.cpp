@@ -8,7 +8,7 @@
 #include "app/gui/start_page.h"
 #include "app/gui/view_registry.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "views/analysis/findings_view.h"
 #include "views/analysis/op_stats_view.h"
 #include "views/job/job_view.h"

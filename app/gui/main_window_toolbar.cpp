@@ -3,7 +3,7 @@
 
 #include "app/gui/main_window.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 
 #include <QLabel>
 #include <QSpinBox>

@@ -1,6 +1,6 @@
 #include "models/annotations/saved_view_model.h"
 
-#include "models/analysis/run_analysis.h"
+#include "models/analysis/engine/run_analysis.h"
 
 #include <algorithm>
 

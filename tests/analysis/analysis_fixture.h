@@ -6,8 +6,8 @@
 
 #include "importers/common/op_cost.h"
 #include "importers/common/slice_nester.h"
-#include "models/analysis/category_rules.h"
-#include "models/analysis/run_analysis.h"
+#include "models/analysis/rules/category_rules.h"
+#include "models/analysis/engine/run_analysis.h"
 #include "models/store/session_writer.h"
 
 #include <QTemporaryDir>

@@ -2,7 +2,7 @@
 // Imports files into a temporary session for the analysis tests, through the same path as the CLI.
 
 #include "app/cli/input_session.h"
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 
 #include <QTemporaryDir>
 

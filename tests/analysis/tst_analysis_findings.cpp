@@ -1,7 +1,7 @@
 // Findings (TF verdicts, PyTorch recommendations, SageMaker metric rules, outlier steps), throughput,
 // the input io/preprocessing split from metrics, and the editable rules file.
 
-#include "models/analysis/metric_rules.h"
+#include "models/analysis/rules/metric_rules.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/test_support.h"
 

@@ -2,7 +2,7 @@
 // (generator -> Chrome importer + nvidia-smi importer -> RunAnalyzer), with its detail.
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/report/report_formatter.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
 

@@ -3,8 +3,8 @@
 // steps (static), the peak inside a step and the batch that would fill the device; nvidia-smi's
 // memory.used serves when that is all there is; missing evidence is said, never invented.
 
-#include "models/analysis/memory_headroom.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/engine/memory_headroom.h"
+#include "models/analysis/report/report_formatter.h"
 #include "models/store/sqlite_statement.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"

@@ -4,7 +4,7 @@
 
 #include "app/cli/input_session.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "tests/test_support.h"
 
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // more than half of a kernel's occurrences, else "varies") and the batch size detected from recorded
 // input shapes ("Input Dims"), with their report keys — on hand-built sessions.
 
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/report/report_formatter.h"
 #include "models/store/slice_args.h"
 #include "tests/analysis/analysis_fixture.h"
 

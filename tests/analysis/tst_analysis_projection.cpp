@@ -1,9 +1,9 @@
 // What fixing a cause is worth, on hand-built traces whose answer is known: the step as it would run
 // without the cause, re-timed along its launches, streams and syncs (StepProjector, ProjectionRules).
 
-#include "models/analysis/projection_rules.h"
-#include "models/analysis/report_formatter.h"
-#include "models/analysis/step_projection.h"
+#include "models/analysis/rules/projection_rules.h"
+#include "models/analysis/report/report_formatter.h"
+#include "models/analysis/engine/step_projection.h"
 #include "tests/analysis/analysis_fixture.h"
 
 #include <QJsonArray>

@@ -8,7 +8,7 @@
 
 #include "app/synth/synthetic_profile_generator.h"
 #include "app/synth/xplane_logdir_writer.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/report/report_formatter.h"
 #include "models/store/sqlite_statement.h"
 #include "models/store/train_function_steps.h"
 #include "tests/analysis/analysis_fixture.h"

@@ -3,7 +3,7 @@
 // gets from its evidence — input: preprocessing or io from CPU metrics, a throughput cap or the
 // traced work nested in the input wait; kernel_launch: small kernels or launch overhead from the
 // median kernel; h2d: pageable memory or copy volume; checkpoint: periodic or every step.
-#include "models/analysis/bottleneck_rules.h"
+#include "models/analysis/rules/bottleneck_rules.h"
 
 #include <QtTest>
 

@@ -6,7 +6,7 @@
 // where NCCL copies instead of launching collective kernels, so nothing is claimed.
 #include "app/synth/synthetic_job_generator.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/collective_stats.h"
+#include "models/analysis/engine/collective_stats.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"

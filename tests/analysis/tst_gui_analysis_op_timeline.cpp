@@ -2,7 +2,7 @@
 // name goes into the timeline's search (as MainWindow connects them), which finds every occurrence and
 // makes current the first one on screen, else the nearest one. Offscreen, on a hand-built session.
 
-#include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/test_support.h"
 #include "views/analysis/op_stats_view.h"

@@ -3,9 +3,9 @@
 // Each view is rendered offscreen to PNG in the build folder (analysis_view_*.png) for inspection.
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
-#include "models/analysis/op_stats_table_model.h"
-#include "models/analysis/range_op_stats.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
+#include "models/analysis/tables/range_op_stats.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
 #include "views/analysis/findings_view.h"

@@ -6,8 +6,8 @@
 // painted where a mark lies); and #35's slice menu and Step box that follows the view. Views are saved to PNG in the build folder (critical_path_*.png).
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
-#include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"
 #include "views/analysis/op_stats_view.h"

@@ -7,7 +7,7 @@
 // unknown device gets figures but no peaks.
 #include "app/synth/op_shapes.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/device_peaks.h"
+#include "models/analysis/engine/device_peaks.h"
 #include "models/store/sqlite_statement.h"
 #include "importers/common/op_cost.h"
 #include "tests/analysis/analysis_fixture.h"

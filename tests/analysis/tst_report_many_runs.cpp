@@ -4,7 +4,7 @@
 // queries that read every run, every string or every metric series show up as a per-run cost that
 // grows with the session.
 
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 #include "models/store/session_writer.h"
 
 #include <QTemporaryDir>

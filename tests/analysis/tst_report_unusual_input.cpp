@@ -4,8 +4,8 @@
 // share of the gpu_idle finding is per GPU (the gaps of both over twice the step time), never > 100 %.
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/report_builder.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/report/report_builder.h"
+#include "models/analysis/report/report_formatter.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/importers/import_test_support.h"

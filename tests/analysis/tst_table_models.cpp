@@ -2,8 +2,8 @@
 // (every side filter) and the compare view's op deltas, through resets, empty and full; plus the
 // sort role giving numbers where the display gives text; and the StatsTableProxy both are shown through.
 
-#include "models/analysis/op_delta_table_model.h"
-#include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/tables/op_delta_table_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
 #include "views/analysis/stats_table.h"
 
 #include <QAbstractItemModelTester>

@@ -7,7 +7,7 @@
 // the figure: input share from 5 to 60 %, copies exposed or hidden under kernels, tf.data prefetch on
 // its own thread while the GPU computes, host work with an idle GPU, and uneven steps (seeded).
 
-#include "models/analysis/cross_checks.h"
+#include "models/analysis/rules/cross_checks.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/importers/tf_profiler_messages.h"
 #include "tests/test_support.h"

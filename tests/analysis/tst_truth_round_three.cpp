@@ -1,7 +1,7 @@
 // Truth, round three (issue #32): categories that match what happened (no kernel launches without a
 // GPU; a blocking copy is a copy, a sync a wait, an allocation host work; set-up before the first
 // GPU work in no step), advice in the run's own framework, and compare saying "reduced".
-#include "models/analysis/run_comparison.h"
+#include "models/analysis/report/run_comparison.h"
 #include "tests/analysis/import_helper.h"
 
 #include <QtTest>

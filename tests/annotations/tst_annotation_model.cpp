@@ -4,7 +4,7 @@
 
 #include "app/cli/input_session.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/run_analysis.h"
+#include "models/analysis/engine/run_analysis.h"
 #include "models/annotations/annotation_model.h"
 #include "models/annotations/saved_view_model.h"
 #include "tests/test_support.h"

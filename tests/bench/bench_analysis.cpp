@@ -9,9 +9,9 @@
 
 #include "app/cli/input_session.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/op_efficiency.h"
-#include "models/analysis/projection_rules.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/engine/op_efficiency.h"
+#include "models/analysis/rules/projection_rules.h"
+#include "models/analysis/report/report_formatter.h"
 
 #include <QTemporaryDir>
 

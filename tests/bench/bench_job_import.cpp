@@ -12,7 +12,7 @@
 #include "app/synth/synthetic_job_generator.h"
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 #include "tests/bench/bench_child.h"
 
 #include <chrono>

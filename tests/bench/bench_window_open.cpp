@@ -7,7 +7,7 @@
 //
 //   bench_window_open [SESSION] [--fresh] [--width W --height H]
 #include "app/gui/main_window.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/store/session_reader.h"
 #include "models/store/sqlite_statement.h"
 

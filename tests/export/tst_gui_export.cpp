@@ -8,7 +8,7 @@
 #include "app/cli/input_session.h"
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/annotations/annotation_model.h"
 #include "models/store/session_reader.h"
 #include "views/steps/step_time_view.h"

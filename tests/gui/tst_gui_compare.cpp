@@ -8,7 +8,7 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/op_delta_table_model.h"
+#include "models/analysis/tables/op_delta_table_model.h"
 #include "tests/test_support.h"
 
 #include <QComboBox>

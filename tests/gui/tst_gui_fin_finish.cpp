@@ -12,7 +12,7 @@
 #include "app/gui/main_window.h"
 #include "app/synth/step_simulator.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/metrics/metric_series_model.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"

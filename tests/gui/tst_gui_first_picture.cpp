@@ -6,7 +6,7 @@
 #include "app/gui/gui_main.h"
 #include "app/gui/import_progress_panel.h"
 #include "app/gui/main_window.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 

@@ -6,7 +6,7 @@
 // (panels_utilization*.png, panels_steps_notes.png).
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/annotations/annotation_model.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"

@@ -5,7 +5,7 @@
 // are saved as PNGs in the build folder (panels_*.png) for looking at.
 
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/analysis/op_stats_table_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"

@@ -9,7 +9,7 @@
 // sentence, and the overview page's embedded input analysis must match input_pipeline.pb.
 
 #include "importers/tfprofiler/tf_profiler_tool_parser.h"
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/importers/import_test_support.h"
 #include "tests/test_support.h"

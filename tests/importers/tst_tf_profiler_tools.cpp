@@ -7,8 +7,8 @@
 
 #include "importers/tfprofiler/tf_profiler_tool_parser.h"
 #include "importers/tfprofiler/tf_profiler_tools.pb.h"
-#include "models/analysis/cross_checks.h"
-#include "models/analysis/report_formatter.h"
+#include "models/analysis/rules/cross_checks.h"
+#include "models/analysis/report/report_formatter.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/importers/import_test_support.h"
 #include "tests/importers/tf_profiler_messages.h"

@@ -7,7 +7,7 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
-#include "models/analysis/derived_results.h"
+#include "models/analysis/service/derived_results.h"
 #include "models/timeline/timeline_compact_tracks.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"

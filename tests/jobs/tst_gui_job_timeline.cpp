@@ -7,7 +7,7 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"

@@ -3,8 +3,8 @@
 // zooms every view to that rank's step, the breakdown has one bar per rank with the input share of
 // rank 4 above the others. Rendered offscreen to job_view.png in the build folder for inspection.
 
-#include "models/analysis/analysis_model.h"
-#include "models/analysis/projection_rules.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/rules/projection_rules.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/jobs/job_test_support.h"
 #include "tests/test_support.h"

@@ -1,4 +1,4 @@
-// Specification of the job analysis (models/analysis/job_analysis.h) on synthetic data-parallel jobs
+// Specification of the job analysis (models/analysis/engine/job_analysis.h) on synthetic data-parallel jobs
 // (stepscope-synth --ranks): the straggler is named with the cause that makes it late on its own rank
 // and what it costs the others; a balanced job has none; waiting ranks' findings name the straggler;
 // ranks known only by file name, and ranks that number their steps differently, still form a job.

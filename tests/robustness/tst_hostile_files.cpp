@@ -4,7 +4,7 @@
 
 #include "app/synth/synthetic_profile_generator.h"
 #include "importers/common/step_name_rules.h"
-#include "models/analysis/category_rules.h"
+#include "models/analysis/rules/category_rules.h"
 #include "models/store/foreign_database.h"
 #include "models/store/session_store.h"
 #include "models/store/small_text_file.h"

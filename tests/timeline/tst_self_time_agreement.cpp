@@ -5,7 +5,7 @@
 // nobody's child, its neighbour keeps its whole self time), two identical spans (the second nests
 // in the first) and ranges whose edges cut through parents and children.
 
-#include "models/analysis/report_builder.h"
+#include "models/analysis/report/report_builder.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "models/timeline/timeline_model.h"
 #include "tests/analysis/import_helper.h"

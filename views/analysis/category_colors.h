@@ -2,7 +2,7 @@
 // One colour per step-time category, used by every view (step bars, legends, findings) so a category
 // looks the same everywhere. Owned by views/analysis.
 
-#include "models/analysis/category.h"
+#include "models/analysis/engine/category.h"
 
 #include <QColor>
 

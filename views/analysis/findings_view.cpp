@@ -1,10 +1,10 @@
 #include "views/analysis/findings_view.h"
 
-#include "models/analysis/cross_checks.h"
-#include "models/analysis/memory_headroom.h"
-#include "models/analysis/projection_rules.h"
+#include "models/analysis/rules/cross_checks.h"
+#include "models/analysis/engine/memory_headroom.h"
+#include "models/analysis/rules/projection_rules.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "views/analysis/category_colors.h"
 #include "views/analysis/wrapped_text_delegate.h"
 

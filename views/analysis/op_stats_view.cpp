@@ -1,8 +1,8 @@
 #include "views/analysis/op_stats_view.h"
 
-#include "models/analysis/analysis_model.h"
-#include "models/analysis/op_stats_table_model.h"
-#include "models/analysis/range_op_stats.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/tables/op_stats_table_model.h"
+#include "models/analysis/tables/range_op_stats.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/analysis/name_column.h"
 #include "views/analysis/roofline_plot.h"

@@ -6,7 +6,7 @@
 // norms: bytes only) cannot be placed and are counted in the note. Hover a dot for the op, click it
 // to select it. Filled by OpStatsView from the run's op statistics.
 
-#include "models/analysis/op_stats_analyzer.h"
+#include "models/analysis/engine/op_stats_analyzer.h"
 
 #include <qcustomplot.h>
 

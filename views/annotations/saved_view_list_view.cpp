@@ -1,6 +1,6 @@
 #include "views/annotations/saved_view_list_view.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "views/annotations/timeline_layout_state.h"
 #include "views/timeline/timeline_view.h"
 

@@ -1,6 +1,6 @@
 #include "views/compare/compare_view.h"
 
-#include "models/analysis/op_delta_table_model.h"
+#include "models/analysis/tables/op_delta_table_model.h"
 #include "views/analysis/name_column.h"
 #include "views/analysis/stats_table.h"
 

@@ -6,7 +6,7 @@
 // in tooltips); and the findings resolved, new and kept. Activating an op emits opSelected so the
 // window can find it in its timeline. Exported like any view (ViewExporter).
 
-#include "models/analysis/run_comparison.h"
+#include "models/analysis/report/run_comparison.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "views/export/export_caption.h"
 
-#include "models/analysis/analysis_model.h"
-#include "models/analysis/job_analysis.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/engine/job_analysis.h"
 #include "models/annotations/annotation_model.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/analysis/category_colors.h"

@@ -6,7 +6,7 @@
 
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
-#include "models/analysis/run_analysis.h"
+#include "models/analysis/engine/run_analysis.h"
 #include "views/export/view_exporter.h"
 
 #include <optional>

@@ -1,7 +1,7 @@
 #include "views/job/job_view.h"
 #include "views/plot/legend_rows.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/store/session_reader.h"
 #include "views/analysis/category_colors.h"
 #include "views/job/job_heatmap_plot.h"

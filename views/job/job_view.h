@@ -8,7 +8,7 @@
 // asks the timeline to stack the ranks with that step starting at the same x. Created by MainWindow
 // as the "Job" dock, which wires its signals to the timeline.
 
-#include "models/analysis/job_analysis.h"
+#include "models/analysis/engine/job_analysis.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 #include "views/job/job_heatmap_plot.h"

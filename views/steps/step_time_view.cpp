@@ -1,9 +1,9 @@
 #include "views/steps/step_time_view.h"
 #include "views/plot/legend_rows.h"
 
-#include "models/analysis/memory_headroom.h"
+#include "models/analysis/engine/memory_headroom.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "views/analysis/category_colors.h"
 #include "views/annotations/annotation_plot_layer.h"
 

@@ -1,6 +1,6 @@
 #include "views/timeline/critical_path_marks.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "views/analysis/category_colors.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "views/timeline/timeline_pane_view.h"
 #include "views/timeline/capture_picker.h"
 
-#include "models/analysis/analysis_model.h"
+#include "models/analysis/service/analysis_model.h"
 #include "models/store/session_reader.h"
 #include "views/timeline/critical_path_marks.h"
 
