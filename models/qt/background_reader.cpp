@@ -20,13 +20,12 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
         } catch (const StoreError &) {
             return {};  // not readable now (or not a session Stepscope trusts): nothing to show
         }
-        sqlite3 *db = conn.db();
-        if (!db) return {};
+        if (!conn.db()) return {};
         conn.setBusyTimeout(std::chrono::milliseconds(2000));
         cancel.setInterrupt([&conn] { conn.interrupt(); });
         BackgroundJob::Deliver deliver;
         try {
-            deliver = work(db, *cancel.flag());
+            deliver = work(conn, *cancel.flag());
         } catch (const std::exception &) {
             deliver = {};  // interrupted, damaged or unreadable now (StoreError, bad_alloc): nothing to show
         }

@@ -7,14 +7,13 @@
 // Sessions that are not a file cannot be shared: start() says so and the caller reads synchronously.
 
 #include "models/qt/background_job.h"
+#include "models/store/session_connection.h"
 
 #include <QObject>
 
 #include <atomic>
 #include <filesystem>
 #include <functional>
-
-struct sqlite3;
 
 namespace stepscope {
 
@@ -23,7 +22,7 @@ class BackgroundReader : public QObject {
 public:
     // Runs on the worker; returns what to do with the result on the owner's thread, or an empty
     // function when it stopped because `cancel` was raised.
-    using Work = std::function<std::function<void()>(sqlite3 *db, const std::atomic<bool> &cancel)>;
+    using Work = std::function<std::function<void()>(const SessionConnection &connection, const std::atomic<bool> &cancel)>;
 
     explicit BackgroundReader(QObject *parent = nullptr);
 

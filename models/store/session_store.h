@@ -38,6 +38,9 @@ public:
     static SessionConnection openReadOnlyConnection(const std::filesystem::path &file);
 
     sqlite3 *db() const { return m_conn.db(); }
+    // For the store's typed readers (SliceReader, SampleReader, ...), which also take a loader's own
+    // read-only connection.
+    const SessionConnection &connection() const { return m_conn; }
     const std::filesystem::path &path() const { return m_path; }
     Mode mode() const { return m_mode; }
     int schemaVersion() const;

@@ -3,7 +3,8 @@
 #include "models/timeline/name_colors.h"
 
 #include "models/store/slice_self_time.h"
-#include "models/store/sqlite_statement.h"
+#include "models/store/slice_lookup.h"
+#include "models/store/slice_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,17 +34,15 @@ std::vector<RangeAggregateModel::TrackSpan> RangeAggregateModel::sliceTracks() c
     return out;
 }
 
-std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::compute(sqlite3 *db, const std::vector<TrackSpan> &tracks,
-                                                                                  NsRange range, const std::atomic<bool> *cancel) {
+std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::compute(const SessionConnection &connection,
+                                                                                  const std::vector<TrackSpan> &tracks, NsRange range,
+                                                                                  const std::atomic<bool> *cancel) {
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     std::unordered_map<int64_t, Row> byName;
     try {
         // The slices starting in the range, then the children of each (they start inside it, so
         // between the range start and the last of those slices' ends): self time by the one rule.
-        SqliteStatement inRange(db, "SELECT id, name_id, start_ns, dur_ns FROM slice WHERE track_id = ?1 "
-                                    "AND start_ns >= ?2 AND start_ns < ?3");
-        SqliteStatement children(db, "SELECT parent_id, start_ns, dur_ns FROM slice WHERE track_id = ?1 "
-                                     "AND start_ns >= ?2 AND start_ns <= ?3 AND parent_id IS NOT NULL");
+        SliceReader slices(connection);
         struct Parent {
             int64_t id, nameId, start, end, childNs = 0;
         };
@@ -52,31 +51,25 @@ std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::comput
             if (cancelled()) return std::nullopt;
             parents.clear();
             int64_t lastEnd = range.start - t.baseNs;
-            inRange.bind(1, t.id);
-            inRange.bind(2, range.start - t.baseNs);
-            inRange.bind(3, range.end - t.baseNs);
-            while (inRange.step()) {
-                const int64_t start = inRange.columnInt(2), dur = std::max<int64_t>(0, inRange.columnInt(3));
-                parents.push_back({inRange.columnInt(0), inRange.columnInt(1), start, start + dur});
-                lastEnd = std::max(lastEnd, start + dur);
-            }
-            inRange.reset();
+            slices.forEachStartingIn(t.id, range.start - t.baseNs, range.end - t.baseNs, [&](const StoredSlice &s) {
+                const int64_t dur = std::max<int64_t>(0, s.durNs);
+                parents.push_back({s.id, s.nameId, s.startNs, s.startNs + dur});
+                lastEnd = std::max(lastEnd, s.startNs + dur);
+            });
             if (parents.empty()) continue;
             const auto byId = [](const Parent &a, const Parent &b) { return a.id < b.id; };
             if (!std::is_sorted(parents.begin(), parents.end(), byId)) std::sort(parents.begin(), parents.end(), byId);
-            children.bind(1, t.id);
-            children.bind(2, range.start - t.baseNs);
-            children.bind(3, lastEnd);
-            for (size_t n = 0; children.step(); ++n) {
-                if ((n & 0xFFFF) == 0xFFFF && cancelled()) return std::nullopt;
-                const int64_t parentId = children.columnInt(0);
-                const auto p = std::lower_bound(parents.begin(), parents.end(), parentId,
+            size_t n = 0;
+            bool stopped = false;
+            slices.forEachChildStartingIn(t.id, range.start - t.baseNs, lastEnd, [&](const StoredChild &c) {
+                if ((n++ & 0xFFFF) == 0xFFFF && cancelled()) return !(stopped = true);
+                const auto p = std::lower_bound(parents.begin(), parents.end(), c.parentId,
                                                 [](const Parent &a, int64_t id) { return a.id < id; });
-                if (p == parents.end() || p->id != parentId) continue;  // a parent outside the range
-                const int64_t start = children.columnInt(1), dur = std::max<int64_t>(0, children.columnInt(2));
-                p->childNs += slice_self_time::childCover(p->start, p->end, start, start + dur);
-            }
-            children.reset();
+                if (p == parents.end() || p->id != c.parentId) return true;  // a parent outside the range
+                p->childNs += slice_self_time::childCover(p->start, p->end, c.startNs, c.startNs + std::max<int64_t>(0, c.durNs));
+                return true;
+            });
+            if (stopped) return std::nullopt;
             for (const Parent &p : parents) {
                 Row &r = byName[p.nameId];
                 ++r.count;
@@ -85,12 +78,10 @@ std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::comput
             }
         }
         std::vector<Row> rows;
-        SqliteStatement name(db, "SELECT text FROM string WHERE id = ?1");
+        SliceLookup names(connection);
         for (auto &[id, r] : byName) {
             r.nameId = id;
-            name.bind(1, id);
-            if (name.step()) r.name = QString::fromStdString(name.columnText(0));
-            name.reset();
+            r.name = QString::fromStdString(names.text(id));
             rows.push_back(std::move(r));
         }
         std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
@@ -113,15 +104,15 @@ void RangeAggregateModel::setRange(NsRange range) {
     m_reader.cancel();
     SessionStore *store = m_timeline->store();
     std::vector<Row> rows;
-    if (store && range.valid()) rows = compute(store->db(), sliceTracks(), range, nullptr).value_or(std::vector<Row>{});
+    if (store && range.valid()) rows = compute(store->connection(), sliceTracks(), range, nullptr).value_or(std::vector<Row>{});
     install(range, std::move(rows));
 }
 
 void RangeAggregateModel::requestRange(NsRange range) {
     SessionStore *store = m_timeline->store();
     const bool started = store && range.valid() &&
-        m_reader.start(store->path(), [this, range, tracks = sliceTracks()](sqlite3 *db, const std::atomic<bool> &cancel) {
-            std::optional<std::vector<Row>> rows = compute(db, tracks, range, &cancel);
+        m_reader.start(store->path(), [this, range, tracks = sliceTracks()](const SessionConnection &connection, const std::atomic<bool> &cancel) {
+            std::optional<std::vector<Row>> rows = compute(connection, tracks, range, &cancel);
             if (!rows) return std::function<void()>();
             return std::function<void()>([this, range, rows = std::move(*rows)]() mutable { install(range, std::move(rows)); });
         });

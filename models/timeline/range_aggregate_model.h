@@ -16,8 +16,6 @@
 #include <optional>
 #include <vector>
 
-struct sqlite3;
-
 namespace stepscope {
 
 class RangeAggregateModel : public QAbstractTableModel {
@@ -57,7 +55,7 @@ private:
         int64_t id, baseNs;
     };
     // The rows for `range`, or nullopt when `cancel` was raised (any thread).
-    static std::optional<std::vector<Row>> compute(sqlite3 *db, const std::vector<TrackSpan> &tracks, NsRange range,
+    static std::optional<std::vector<Row>> compute(const SessionConnection &connection, const std::vector<TrackSpan> &tracks, NsRange range,
                                                    const std::atomic<bool> *cancel);
     std::vector<TrackSpan> sliceTracks() const;
     void install(NsRange range, std::vector<Row> rows);

@@ -1,5 +1,6 @@
 #include "models/timeline/timeline_lod_cache.h"
 
+#include "models/store/timeline_lod_store.h"
 #include "models/timeline/timeline_lod_check.h"
 #include "models/timeline/timeline_lod_writer.h"
 
@@ -31,51 +32,50 @@ void TimelineLodCache::load(SessionStore &store) {
     m_tracks.clear();
     m_built = false;
     m_rejected.clear();
-    sqlite3 *db = store.db();
     TimelineLodWriter writer(store);
     if (store.mode() == SessionStore::Mode::ReadWrite) {
         m_built = writer.ensure();
-        if (!readCache(db)) {
+        if (!readCache(store)) {
             writer.rebuild();
             m_built = true;
-            if (!readCache(db)) buildInMemory(db);  // not expected: what the writer writes passes
+            if (!readCache(store)) buildInMemory(store);  // not expected: what the writer writes passes
         }
-    } else if (!writer.upToDate() || !readCache(db)) {
-        buildInMemory(db);
+    } else if (!writer.upToDate() || !readCache(store)) {
+        buildInMemory(store);
         m_built = true;
     }
     for (auto &[id, t] : m_tracks) indexWide(t);
 }
 
-bool TimelineLodCache::readCache(sqlite3 *db) {
-    if (readCacheRows(db)) return true;
+bool TimelineLodCache::readCache(const SessionStore &store) {
+    if (readCacheRows(TimelineLodStore(store))) return true;
     m_tracks.clear();
     return false;
 }
 
-bool TimelineLodCache::readCacheRows(sqlite3 *db) {
+bool TimelineLodCache::readCacheRows(const TimelineLodStore &stored) {
     m_tracks.clear();
-    auto reject = [this](int64_t track, const std::string &why) {
+    bool ok = true;
+    auto reject = [this, &ok](int64_t track, const std::string &why) {
         if (m_rejected.empty()) m_rejected = "timeline_lod of track " + std::to_string(track) + ": " + why;
+        ok = false;
         return false;
     };
-    SqliteStatement tracks(db, "SELECT track_id, slices, depth_count, start_ns, end_ns, finest_level FROM timeline_lod_track");
-    while (tracks.step()) {
-        const int64_t id = tracks.columnInt(0);
-        const int64_t slices = tracks.columnInt(1), depthCount = tracks.columnInt(2), finest = tracks.columnInt(5);
-        const int64_t start = tracks.columnInt(3), end = tracks.columnInt(4);
-        if (const std::string why = checkTrackRow(slices, depthCount, start, end, finest); !why.empty())
-            return reject(id, why);
-        TrackLod &t = m_tracks[id];
-        t.slices = slices;
-        t.depthCount = int(depthCount);
-        t.startNs = start;
-        t.endNs = end;
-        t.finestLevel = int(finest);
-    }
-    SqliteStatement levels(db, "SELECT track_id, level, cells FROM timeline_lod ORDER BY track_id, level");
-    while (levels.step()) {
-        const int64_t id = levels.columnInt(0), level = levels.columnInt(1);
+    stored.forEachTrack([&](const StoredLodTrack &row) {
+        if (const std::string why = checkTrackRow(row.slices, row.depthCount, row.startNs, row.endNs, row.finestLevel);
+            !why.empty())
+            return reject(row.trackId, why);
+        TrackLod &t = m_tracks[row.trackId];
+        t.slices = row.slices;
+        t.depthCount = int(row.depthCount);
+        t.startNs = row.startNs;
+        t.endNs = row.endNs;
+        t.finestLevel = int(row.finestLevel);
+        return true;
+    });
+    if (!ok) return false;
+    stored.forEachLevel([&](const StoredLodLevel &row) {
+        const int64_t id = row.trackId, level = row.level;
         auto it = m_tracks.find(id);
         if (it == m_tracks.end()) return reject(id, "cells of a track without a timeline_lod_track row");
         TrackLod &t = it->second;
@@ -83,38 +83,34 @@ bool TimelineLodCache::readCacheRows(sqlite3 *db) {
         if (t.finestLevel < 0 || level != t.finestLevel + int64_t(t.levels.size()) || level > kLodMaxLevel)
             return reject(id, "level " + std::to_string(level) + " where level " +
                                    std::to_string(t.finestLevel + int64_t(t.levels.size())) + " was due");
-        const std::string_view blob = levels.columnBlob(2);
-        const size_t bytes = blob.size();
+        const size_t bytes = row.cells.size();
         if (bytes == 0 || bytes % sizeof(LodCell) != 0)
             return reject(id, "level " + std::to_string(level) + " blob of " + std::to_string(bytes) +
                                   " bytes, not a whole number of 48-byte cells");
         std::vector<LodCell> cells(bytes / sizeof(LodCell));  // as large as the blob, never a stored count
-        std::memcpy(cells.data(), blob.data(), bytes);
+        std::memcpy(cells.data(), row.cells.data(), bytes);
         if (const std::string why = checkLodLevel(t, int(level), cells); !why.empty()) return reject(id, why);
         t.levels.push_back(std::move(cells));
-    }
+        return true;
+    });
+    if (!ok) return false;
     // Tracks read without summary: their count and depth against the slices themselves (at most
     // kLodMinSlices rows each, through the track's index).
-    SqliteStatement real(db, "SELECT count(*), COALESCE(max(CAST(depth AS INTEGER)), 0) FROM "
-                             "(SELECT depth FROM slice WHERE track_id = ?1 LIMIT ?2)");
+    std::vector<int64_t> direct;
+    for (const auto &[id, t] : m_tracks)
+        if (!t.summarised()) direct.push_back(id);
+    std::unordered_map<int64_t, StoredTrackSample> samples;
+    for (const StoredTrackSample &s : stored.firstSlices(direct, kLodMinSlices + 1)) samples[s.trackId] = s;
     for (const auto &[id, t] : m_tracks) {
-        int64_t count = 0, maxDepth = 0;
-        if (!t.summarised()) {
-            real.bind(1, id);
-            real.bind(2, kLodMinSlices + 1);
-            if (real.step()) {
-                count = real.columnInt(0);
-                maxDepth = real.columnInt(1);
-            }
-            real.reset();
-        }
+        const auto s = samples.find(id);
+        const int64_t count = s == samples.end() ? 0 : s->second.slices, maxDepth = s == samples.end() ? 0 : s->second.maxDepth;
         if (const std::string why = checkTrackLod(t, count, maxDepth); !why.empty()) return reject(id, why);
     }
     return true;
 }
 
-void TimelineLodCache::buildInMemory(sqlite3 *db) {
-    buildTrackLods(db, [this](TrackLodBuild &&b) {
+void TimelineLodCache::buildInMemory(const SessionStore &store) {
+    buildTrackLods(store, [this](TrackLodBuild &&b) {
         TrackLod &t = m_tracks[b.trackId];
         t.slices = b.slices;
         t.depthCount = b.depthCount;

@@ -18,6 +18,8 @@
 
 namespace stepscope {
 
+class TimelineLodStore;
+
 struct TrackLod {
     int64_t slices = 0;
     int depthCount = 0;
@@ -47,9 +49,9 @@ public:
 
 private:
     // Reads and checks the stored cache; false (nothing kept, m_rejected says why) when it fails.
-    bool readCache(sqlite3 *db);
-    bool readCacheRows(sqlite3 *db);
-    void buildInMemory(sqlite3 *db);
+    bool readCache(const SessionStore &store);
+    bool readCacheRows(const TimelineLodStore &stored);
+    void buildInMemory(const SessionStore &store);
     static void indexWide(TrackLod &t);
 
     std::unordered_map<int64_t, TrackLod> m_tracks;

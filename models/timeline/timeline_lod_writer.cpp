@@ -1,6 +1,11 @@
 #include "models/timeline/timeline_lod_writer.h"
 
+#include "models/store/slice_reader.h"
+#include "models/store/timeline_lod_store.h"
+
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 namespace stepscope {
 
@@ -84,45 +89,29 @@ private:
     std::vector<LodCell> m_cells[kLodMaxLevel + 1];
 };
 
-void bindBlob(SqliteStatement &st, int index, const std::vector<LodCell> &cells) {
-    st.bindBlob(index, cells.data(), cells.size() * sizeof(LodCell));
+std::string_view cellBytes(const std::vector<LodCell> &cells) {
+    return {reinterpret_cast<const char *>(cells.data()), cells.size() * sizeof(LodCell)};
 }
 
 } // namespace
 
-void buildTrackLods(sqlite3 *db, const std::function<void(TrackLodBuild &&)> &sink) {
-    SqliteStatement st(db, "SELECT track_id, start_ns, dur_ns, depth, name_id FROM slice ORDER BY track_id, start_ns");
+void buildTrackLods(const SessionStore &store, const std::function<void(TrackLodBuild &&)> &sink) {
     std::optional<TrackLodAccumulator> acc;
     int64_t current = 0;
-    while (st.step()) {
-        const int64_t track = st.columnInt(0);
-        if (!acc || track != current) {
+    SliceReader(store).forEachByTrack([&](const StoredSlice &s) {
+        if (!acc || s.trackId != current) {
             if (acc) sink(acc->finish());
-            acc.emplace(track);
-            current = track;
+            acc.emplace(s.trackId);
+            current = s.trackId;
         }
         // Clamped as TimelineSliceCache clamps what it reads, so summary and exact rows agree.
-        const ClampedSpan span = clampSliceTimes(st.columnInt(1), st.columnInt(2));
-        acc->add(span.start, span.dur, clampDepth(st.columnInt(3)), int32_t(st.columnInt(4)));
-    }
+        const ClampedSpan span = clampSliceTimes(s.startNs, s.durNs);
+        acc->add(span.start, span.dur, clampDepth(s.depth), int32_t(s.nameId));
+    });
     if (acc) sink(acc->finish());
 }
 
-std::string TimelineLodWriter::fingerprint() const {
-    std::string fp = "v1";
-    SqliteStatement src(m_store.db(), "SELECT id, imported_at_ns, events FROM source ORDER BY id");
-    while (src.step())
-        fp += ";" + std::to_string(src.columnInt(0)) + ":" + std::to_string(src.columnInt(1)) + ":" +
-              std::to_string(src.columnInt(2));
-    SqliteStatement maxId(m_store.db(), "SELECT COALESCE(max(id), 0) FROM slice");
-    fp += ";" + std::to_string(maxId.step() ? maxId.columnInt(0) : 0);
-    return fp;
-}
-
-bool TimelineLodWriter::upToDate() const {
-    SqliteStatement st(m_store.db(), "SELECT value FROM timeline_lod_state WHERE key = 'fingerprint'");
-    return st.step() && st.columnText(0) == fingerprint();
-}
+bool TimelineLodWriter::upToDate() const { return TimelineLodStore(m_store).upToDate(); }
 
 bool TimelineLodWriter::ensure() {
     if (upToDate()) return false;
@@ -131,36 +120,14 @@ bool TimelineLodWriter::ensure() {
 }
 
 void TimelineLodWriter::rebuild() {
-    sqlite3 *db = m_store.db();
-    sqliteExec(db, "BEGIN IMMEDIATE");
-    try {
-        sqliteExec(db, "DELETE FROM timeline_lod; DELETE FROM timeline_lod_track;");
-        SqliteStatement insTrack(db, "INSERT INTO timeline_lod_track(track_id, slices, depth_count, start_ns, end_ns, "
-                                     "finest_level) VALUES (?1,?2,?3,?4,?5,?6)");
-        SqliteStatement insLevel(db, "INSERT INTO timeline_lod(track_id, level, cells) VALUES (?1,?2,?3)");
-        buildTrackLods(db, [&](TrackLodBuild &&t) {
-            insTrack.bind(1, t.trackId);
-            insTrack.bind(2, t.slices);
-            insTrack.bind(3, int64_t(t.depthCount));
-            insTrack.bind(4, t.startNs);
-            insTrack.bind(5, t.endNs);
-            insTrack.bind(6, int64_t(t.finestLevel));
-            insTrack.run();
-            for (size_t i = 0; i < t.levels.size(); ++i) {
-                insLevel.bind(1, t.trackId);
-                insLevel.bind(2, int64_t(t.finestLevel + int(i)));
-                bindBlob(insLevel, 3, t.levels[i]);
-                insLevel.run();
-            }
+    TimelineLodStore(m_store).rewrite([this](const TimelineLodStore::AddTrack &add) {
+        std::vector<std::string_view> levelCells;
+        buildTrackLods(m_store, [&](TrackLodBuild &&t) {
+            levelCells.clear();
+            for (const std::vector<LodCell> &level : t.levels) levelCells.push_back(cellBytes(level));
+            add({t.trackId, t.slices, t.depthCount, t.startNs, t.endNs, t.finestLevel}, levelCells);
         });
-        SqliteStatement fp(db, "INSERT OR REPLACE INTO timeline_lod_state(key, value) VALUES ('fingerprint', ?1)");
-        fp.bind(1, std::string_view(fingerprint()));
-        fp.run();
-        sqliteExec(db, "COMMIT");
-    } catch (...) {
-        sqliteExec(db, "ROLLBACK");
-        throw;
-    }
+    });
 }
 
 } // namespace stepscope

@@ -1,8 +1,8 @@
 #pragma once
 // TimelineLodWriter builds the timeline's level-of-detail cache (tables timeline_lod_track and
 // timeline_lod, migration 3) from the slice table, in one streaming pass per session content, and
-// records a fingerprint of the imported sources so that it runs again only after an import changed
-// them. Called by TimelineModel when it opens a session (first open after an import) and by the
+// stores it through TimelineLodStore with a fingerprint of the imported sources, so that it runs
+// again only after an import changed them. Called by TimelineModel when it opens a session (first open after an import) and by the
 // import command, which may call it right after committing so that the first GUI open is instant.
 
 #include "models/store/session_store.h"
@@ -18,8 +18,6 @@ class TimelineLodWriter {
 public:
     explicit TimelineLodWriter(SessionStore &store) : m_store(store) {}
 
-    // The imported content's identity: sources (id, import time, events) and the highest slice id.
-    std::string fingerprint() const;
     // True when the cache matches the session's content.
     bool upToDate() const;
     // Rebuilds the cache when it is stale; returns true when it (re)built. Needs a read-write store.
@@ -44,6 +42,6 @@ struct TrackLodBuild {
 
 // Streams every slice of the session in (track, start) order and calls `sink` once per track
 // (tracks below kLodMinSlices come with finestLevel -1 and no levels).
-void buildTrackLods(sqlite3 *db, const std::function<void(TrackLodBuild &&)> &sink);
+void buildTrackLods(const SessionStore &store, const std::function<void(TrackLodBuild &&)> &sink);
 
 } // namespace stepscope

@@ -54,7 +54,8 @@ void TimelineModel::load(SessionStore *store) {
     m_extent = {};
     m_sliceCount = 0;
     m_lod.clear();
-    m_slices.setDatabase(store ? store->db() : nullptr);
+    m_slices.setStore(store);
+    m_lookup = store ? std::make_unique<SliceLookup>(*store) : nullptr;
     if (store) {
         m_lod.load(*store);
         readTracks();

@@ -9,6 +9,7 @@
 
 #include "models/qt/time_range_controller.h"
 #include "models/store/session_store.h"
+#include "models/store/slice_lookup.h"
 #include "models/timeline/timeline_lod_cache.h"
 #include "models/timeline/timeline_slice_cache.h"
 #include "models/timeline/timeline_types.h"
@@ -130,6 +131,7 @@ private:
     SessionStore *m_store = nullptr;
     TimelineLodCache m_lod;
     TimelineSliceCache m_slices;
+    std::unique_ptr<SliceLookup> m_lookup;  // single-slice questions and names of the session set
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
     std::vector<TimelineStep> m_steps;          // on the display axis

@@ -1,6 +1,6 @@
 #include "models/timeline/timeline_search_model.h"
 
-#include "models/store/sqlite_statement.h"
+#include "models/store/slice_lookup.h"
 
 #include <algorithm>
 
@@ -21,29 +21,24 @@ TimelineSearchModel::TrackPlaces TimelineSearchModel::trackPlaces() const {
     return out;
 }
 
-std::vector<TimelineSearchModel::Hit> TimelineSearchModel::find(sqlite3 *db, const QString &text, const TrackPlaces &tracks,
-                                                                const std::atomic<bool> *cancel) {
+std::vector<TimelineSearchModel::Hit> TimelineSearchModel::find(const SessionConnection &connection, const QString &text,
+                                                                const TrackPlaces &tracks, const std::atomic<bool> *cancel) {
     std::vector<Hit> hits;
-    QString pattern = text;
-    pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-        .replace(QLatin1Char('%'), QLatin1String("\\%"))
-        .replace(QLatin1Char('_'), QLatin1String("\\_"));
-    pattern = QLatin1Char('%') + pattern + QLatin1Char('%');
-    SqliteStatement st(db, "SELECT s.id, s.track_id, s.start_ns, s.dur_ns, s.depth FROM slice s "
-                           "WHERE s.name_id IN (SELECT id FROM string WHERE text LIKE ?1 ESCAPE '\\')");
-    st.bind(1, std::string_view(pattern.toStdString()));
+    bool stopped = false;
     try {
-        for (int64_t n = 0; st.step(); ++n) {
-            if ((n & 4095) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return {};
-            const auto it = tracks.find(st.columnInt(1));
-            if (it == tracks.end()) continue;
-            hits.push_back({st.columnInt(0), it->second.baseNs + st.columnInt(2), st.columnInt(3), it->second.index,
-                            uint32_t(st.columnInt(4))});
-        }
+        int64_t n = 0;
+        SliceLookup(connection).forEachNamedLike(text.toStdString(), [&](const StoredSlice &s) {
+            if ((n++ & 4095) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return !(stopped = true);
+            const auto it = tracks.find(s.trackId);
+            if (it != tracks.end())
+                hits.push_back({s.id, it->second.baseNs + s.startNs, s.durNs, it->second.index, uint32_t(s.depth)});
+            return true;
+        });
     } catch (const StoreError &) {
         if (cancel && cancel->load()) return {};  // interrupted
         throw;
     }
+    if (stopped) return {};
     std::sort(hits.begin(), hits.end(), [](const Hit &a, const Hit &b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.sliceId < b.sliceId; });
     return hits;
@@ -62,14 +57,14 @@ void TimelineSearchModel::install(const QString &text, std::vector<Hit> hits) {
 void TimelineSearchModel::search(const QString &text) {
     m_reader.cancel();
     SessionStore *store = m_timeline->store();
-    install(text, store && !text.isEmpty() ? find(store->db(), text, trackPlaces(), nullptr) : std::vector<Hit>{});
+    install(text, store && !text.isEmpty() ? find(store->connection(), text, trackPlaces(), nullptr) : std::vector<Hit>{});
 }
 
 void TimelineSearchModel::requestSearch(const QString &text, std::function<void()> then) {
     SessionStore *store = m_timeline->store();
     const bool started = store && !text.isEmpty() &&
-        m_reader.start(store->path(), [this, text, then, tracks = trackPlaces()](sqlite3 *db, const std::atomic<bool> &cancel) {
-            std::vector<Hit> hits = find(db, text, tracks, &cancel);
+        m_reader.start(store->path(), [this, text, then, tracks = trackPlaces()](const SessionConnection &connection, const std::atomic<bool> &cancel) {
+            std::vector<Hit> hits = find(connection, text, tracks, &cancel);
             if (cancel) return std::function<void()>();
             return std::function<void()>([this, text, then, hits = std::move(hits)]() mutable {
                 install(text, std::move(hits));

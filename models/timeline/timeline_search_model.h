@@ -60,7 +60,7 @@ private:
     };
     using TrackPlaces = std::unordered_map<int64_t, TrackPlace>;
     // The hits for `text`, in time order; empty when `cancel` was raised (any thread).
-    static std::vector<Hit> find(sqlite3 *db, const QString &text, const TrackPlaces &tracks, const std::atomic<bool> *cancel);
+    static std::vector<Hit> find(const SessionConnection &connection, const QString &text, const TrackPlaces &tracks, const std::atomic<bool> *cancel);
     TrackPlaces trackPlaces() const;
     void install(const QString &text, std::vector<Hit> hits);
     void setCurrent(int index);

@@ -10,9 +10,14 @@ constexpr int64_t kMin = std::numeric_limits<int64_t>::min() / 4;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
 } // namespace
 
-void TimelineSliceCache::setDatabase(sqlite3 *db) {
-    m_db = db;
+RawFlow clampedFlow(const StoredFlow &f) {
+    return {f.fromSliceId, f.toSliceId, f.fromTrackId, f.toTrackId, std::clamp(f.fromEndNs, -kLodTimeLimit, kLodTimeLimit),
+            std::clamp(f.toStartNs, -kLodTimeLimit, kLodTimeLimit), clampDepth(f.fromDepth), clampDepth(f.toDepth)};
+}
+
+void TimelineSliceCache::setStore(const SessionStore *store) {
     clear();
+    m_reader = store ? std::make_unique<SliceReader>(*store) : nullptr;
 }
 
 const TimelineSliceCache::Window *TimelineSliceCache::cached(int64_t trackId, int64_t t0, int64_t t1) const {
@@ -36,41 +41,22 @@ TimelineSliceCache::Span TimelineSliceCache::span(const TrackLod *lod, int64_t l
     return s;
 }
 
-std::vector<RawSlice> TimelineSliceCache::querySlices(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
+std::vector<RawSlice> TimelineSliceCache::querySlices(SliceReader &reader, int64_t trackId, int64_t from, int64_t to) {
     std::vector<RawSlice> out;
-    SqliteStatement st(db, "SELECT start_ns, dur_ns, id, name_id, depth FROM slice "
-                           "WHERE track_id = ?1 AND start_ns >= ?2 AND start_ns < ?3 ORDER BY start_ns");
-    st.bind(1, trackId);
-    st.bind(2, from);
-    st.bind(3, to);
-    while (st.step()) {
+    reader.forEachStartingIn(trackId, from, to, [&out](const StoredSlice &s) {
         // Stored values are clamped as TimelineLodWriter clamps them: a depth never sizes an array
         // beyond kMaxTimelineDepth, a start plus a duration never overflows.
-        const ClampedSpan span = clampSliceTimes(st.columnInt(0), st.columnInt(1));
-        out.push_back({span.start, span.dur, st.columnInt(2), int32_t(st.columnInt(3)), clampDepth(st.columnInt(4))});
-    }
+        const ClampedSpan span = clampSliceTimes(s.startNs, s.durNs);
+        out.push_back({span.start, span.dur, s.id, int32_t(s.nameId), clampDepth(s.depth)});
+    });
     return out;
 }
 
-std::vector<RawFlow> TimelineSliceCache::queryFlows(sqlite3 *db, int64_t trackId, int64_t from, int64_t to) {
+std::vector<RawFlow> TimelineSliceCache::queryFlows(SliceReader &reader, int64_t trackId, int64_t from, int64_t to) {
     // The queried span only: covering slices that began earlier bring their own flows when their
     // window is read, and would widen this to everything since they began.
     std::vector<RawFlow> flows;
-    for (const char *join : {"f.from_slice_id = s.id", "f.to_slice_id = s.id"}) {
-        SqliteStatement st(db, std::string(
-            "SELECT f.from_slice_id, f.to_slice_id, a.track_id, a.start_ns + a.dur_ns, a.depth, b.track_id, b.start_ns, b.depth "
-            "FROM slice s CROSS JOIN flow f ON ") + join +
-            " JOIN slice a ON a.id = f.from_slice_id JOIN slice b ON b.id = f.to_slice_id "
-            "WHERE s.track_id = ?1 AND s.start_ns >= ?2 AND s.start_ns < ?3");
-        st.bind(1, trackId);
-        st.bind(2, from);
-        st.bind(3, to);
-        while (st.step())
-            flows.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2), st.columnInt(5),
-                             std::clamp(st.columnInt(3), -kLodTimeLimit, kLodTimeLimit),
-                             std::clamp(st.columnInt(6), -kLodTimeLimit, kLodTimeLimit), clampDepth(st.columnInt(4)),
-                             clampDepth(st.columnInt(7))});
-    }
+    for (const StoredFlow &f : reader.flowsTouching(trackId, from, to)) flows.push_back(clampedFlow(f));
     std::sort(flows.begin(), flows.end(), [](const RawFlow &a, const RawFlow &b) {
         return a.fromId != b.fromId ? a.fromId < b.fromId : a.toId < b.toId;
     });
@@ -81,7 +67,8 @@ std::vector<RawFlow> TimelineSliceCache::queryFlows(sqlite3 *db, int64_t trackId
 
 const TimelineSliceCache::Window &TimelineSliceCache::load(int64_t trackId, const TrackLod *lod, int64_t lo, int64_t hi) {
     const Span s = span(lod, lo, hi);
-    return install(trackId, lod, s, querySlices(m_db, trackId, s.queryFrom(), s.queryTo()), nullptr);
+    return install(trackId, lod, s, m_reader ? querySlices(*m_reader, trackId, s.queryFrom(), s.queryTo()) : std::vector<RawSlice>{},
+                   nullptr);
 }
 
 const TimelineSliceCache::Window &TimelineSliceCache::install(int64_t trackId, const TrackLod *lod, const Span &span,
@@ -124,7 +111,7 @@ const std::vector<RawFlow> &TimelineSliceCache::flows(int64_t trackId) {
     w.flowsLoaded = true;
     const int64_t lo = w.whole ? kMin : w.lo - m_reach.at(trackId);
     const int64_t hi = w.whole ? kMax : w.hi;
-    w.flows = queryFlows(m_db, trackId, lo, hi);
+    if (m_reader) w.flows = queryFlows(*m_reader, trackId, lo, hi);
     return w.flows;
 }
 

@@ -3,12 +3,14 @@
 // one buffered window (chosen by TimelineModel: the request plus a margin, so panning re-uses it), read
 // through the slice(track_id, start_ns) index, plus the few long slices that began before the window
 // and still cover it (found from the level-of-detail cache, without scanning). Tracks too small to
-// summarise are read whole, once. Owned by TimelineModel; holds compact 32-byte rows.
+// summarise are read whole, once. Owned by TimelineModel; holds compact 32-byte rows. The rows come
+// through the store's SliceReader (its statements prepared once per session).
 
-#include "models/store/sqlite_statement.h"
+#include "models/store/slice_reader.h"
 #include "models/timeline/timeline_lod_cache.h"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +30,9 @@ struct RawFlow {
     int64_t fromEnd = 0, toStart = 0;  // relative to each track's run
     uint32_t fromDepth = 0, toDepth = 0;
 };
+
+// A stored flow with its times and depths clamped as the timeline clamps slices (timeline_lod.h).
+RawFlow clampedFlow(const StoredFlow &f);
 
 class TimelineSliceCache {
 public:
@@ -49,12 +54,16 @@ public:
         int64_t queryTo() const;
     };
     static Span span(const TrackLod *lod, int64_t lo, int64_t hi);
-    // The rows of one span, by start; and the flows touching them (deduplicated). Any thread.
-    static std::vector<RawSlice> querySlices(sqlite3 *db, int64_t trackId, int64_t from, int64_t to);
-    static std::vector<RawFlow> queryFlows(sqlite3 *db, int64_t trackId, int64_t from, int64_t to);
+    // The rows of one span, by start, clamped; and the flows touching them (deduplicated). Any
+    // thread, with a reader of its own.
+    static std::vector<RawSlice> querySlices(SliceReader &reader, int64_t trackId, int64_t from, int64_t to);
+    static std::vector<RawFlow> queryFlows(SliceReader &reader, int64_t trackId, int64_t from, int64_t to);
 
-    void setDatabase(sqlite3 *db);
+    // The session to read (nullptr: none); forgets every window.
+    void setStore(const SessionStore *store);
     void clear() { m_windows.clear(); m_reach.clear(); }
+    // The reader of the session set (nullptr when none), for single-slice questions on the same thread.
+    SliceReader *reader() const { return m_reader.get(); }
 
     // The cached window covering [t0, t1] (relative) for this track, or nullptr.
     const Window *cached(int64_t trackId, int64_t t0, int64_t t1) const;
@@ -70,7 +79,7 @@ public:
     size_t memoryBytes() const;
 
 private:
-    sqlite3 *m_db = nullptr;
+    std::unique_ptr<SliceReader> m_reader;
     std::unordered_map<int64_t, Window> m_windows;
     std::unordered_map<int64_t, int64_t> m_reach;  // how far before lo each window's query began
 };

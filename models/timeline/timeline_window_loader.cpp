@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 namespace stepscope {
 
@@ -83,7 +84,8 @@ BackgroundJob::Deliver TimelineWindowLoader::run(const std::filesystem::path &fi
     } catch (const StoreError &) {
         // Every request of this loader then comes back marked failed.
     }
-    sqlite3 *db = conn.db();
+    std::optional<SliceReader> reader;  // its statements prepared once for every request
+    if (conn.db()) reader.emplace(conn);
     conn.setBusyTimeout(std::chrono::milliseconds(2000));
     // Cancelling stops the statement in progress and wakes the wait for the next request (under the
     // queue's lock, so the wake cannot fall between the check and the wait).
@@ -103,8 +105,8 @@ BackgroundJob::Deliver TimelineWindowLoader::run(const std::filesystem::path &fi
             ++queue->busy;
         }
         Result result;
-        if (db) {
-            result = read(db, r);
+        if (reader) {
+            result = read(*reader, r);
         } else {
             result.request = r;
             result.failed = true;
@@ -125,12 +127,12 @@ BackgroundJob::Deliver TimelineWindowLoader::run(const std::filesystem::path &fi
     return {};
 }
 
-TimelineWindowLoader::Result TimelineWindowLoader::read(sqlite3 *db, const Request &r) {
+TimelineWindowLoader::Result TimelineWindowLoader::read(SliceReader &reader, const Request &r) {
     Result result;
     result.request = r;
     try {
-        result.slices = TimelineSliceCache::querySlices(db, r.trackId, r.lo, r.hi);
-        result.flows = TimelineSliceCache::queryFlows(db, r.trackId, r.lo, r.hi);
+        result.slices = TimelineSliceCache::querySlices(reader, r.trackId, r.lo, r.hi);
+        result.flows = TimelineSliceCache::queryFlows(reader, r.trackId, r.lo, r.hi);
     } catch (const std::exception &) {  // StoreError, bad_alloc from a damaged page, or interrupted: never end the loop
         result.slices.clear();
         result.flows.clear();

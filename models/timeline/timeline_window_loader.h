@@ -18,8 +18,6 @@
 #include <memory>
 #include <vector>
 
-struct sqlite3;
-
 namespace stepscope {
 
 class TimelineWindowLoader : public QObject {
@@ -59,7 +57,7 @@ private:
     struct Queue;  // requests and results of one open(), shared with its worker
     static BackgroundJob::Deliver run(const std::filesystem::path &file, const std::shared_ptr<Queue> &queue,
                                       const CancelToken &cancel, TimelineWindowLoader *self);
-    static Result read(sqlite3 *db, const Request &r);
+    static Result read(SliceReader &reader, const Request &r);
 
     std::shared_ptr<Queue> m_queue;  // null while closed
     BackgroundJob m_job;             // last: destroyed (its worker told to stop) first

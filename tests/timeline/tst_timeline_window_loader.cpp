@@ -37,8 +37,9 @@ private slots:
         m_info = test::writeTimelineFixture(store, spec);
         QElapsedTimer t;
         t.start();
-        const size_t n = TimelineSliceCache::querySlices(store.db(), m_info.gpuTrack, -kAll, kAll).size();
-        TimelineSliceCache::queryFlows(store.db(), m_info.gpuTrack, -kAll, kAll);
+        SliceReader reader(store);
+        const size_t n = TimelineSliceCache::querySlices(reader, m_info.gpuTrack, -kAll, kAll).size();
+        TimelineSliceCache::queryFlows(reader, m_info.gpuTrack, -kAll, kAll);
         m_readMs = t.elapsed();
         qInfo("read of %zu slices and their flows: %lld ms", n, m_readMs);
         QVERIFY2(m_readMs >= 100, "the fixture must take long enough to interrupt");
