@@ -4,6 +4,7 @@
 #include "importers/nsys/nsys_export.h"
 #include "models/store/foreign_database.h"
 #include "models/store/session_connection.h"
+#include "models/store/session_integrity.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
 #include "models/timeline/timeline_lod_writer.h"
@@ -148,12 +149,8 @@ InputSession InputSession::open(const std::vector<std::string> &paths, Streams i
             s.m_store = std::make_unique<SessionStore>(inputs[0], SessionStore::Mode::ReadOnly);
             // A session from elsewhere may have damaged pages: find out before any view or analysis
             // reads half of it (one sequential pass, ~1 s per GB), and say so instead of a wrong report.
-            SqliteStatement check(s.m_store->db(), "PRAGMA quick_check(1)");
-            std::string verdict = check.step() ? check.columnText(0) : std::string("no answer");
-            if (verdict.rfind("*** in database main ***\n", 0) == 0) verdict.erase(0, 25);
-            for (char &c : verdict) c = c == '\n' ? ';' : c;
-            if (verdict != "ok")
-                throw StoreError(inputs[0].string() + ": the session file is damaged (" + verdict +
+            if (const std::string damage = sessionDamage(*s.m_store); !damage.empty())
+                throw StoreError(inputs[0].string() + ": the session file is damaged (" + damage +
                                  "); it cannot be read reliably — re-import its traces, or ask for a fresh copy");
             // --run names a run of the session; one it does not hold is an error, never ignored.
             if (!options.profileRun.empty() && options.profileRun != "all") {

@@ -8,7 +8,7 @@
 // are hidden while it is taken, and a timeline grows until its last track is whole.
 
 #include "app/gui/main_window.h"
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 
 #include <QSize>
 #include <QString>

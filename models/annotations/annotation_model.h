@@ -6,7 +6,7 @@
 // changed(). Edits go through a QUndoStack, so adding, editing and deleting can be undone; they write
 // straight through to the session file.
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 #include "models/qt/session_model.h"
 
 #include <QObject>

@@ -5,7 +5,7 @@
 // checkpoint iteration — or one over its time range). Shared per window through
 // SavedViewModel::of(session); SavedViewListView and MainWindow's Saved Views menu call it.
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 #include "models/qt/session_model.h"
 
 #include <QObject>

@@ -1,5 +1,6 @@
 #include "models/metrics/metric_series_loader.h"
 
+#include "models/store/sample_reader.h"
 #include "models/store/session_reader.h"
 
 #include <algorithm>
@@ -15,7 +16,7 @@ std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store, co
     for (const SourceRow &s : reader.sources()) offsets[s.id] = s.clockOffsetNs;
 
     std::vector<MetricSeries> out;
-    SqliteStatement samples(store.db(), "SELECT t_ns, value FROM metric_sample WHERE series_id = ?1 ORDER BY t_ns");
+    SampleReader samples(store);
     for (const MetricSeriesRow &row : reader.metricSeries()) {
         MetricSeries s;
         s.info.id = row.id;
@@ -30,15 +31,14 @@ std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store, co
         std::vector<float> v;
         t.reserve(size_t(row.samples));
         v.reserve(size_t(row.samples));
-        samples.reset();
-        samples.bind(1, row.id);
-        while (samples.step()) {
-            if ((t.size() & 0xfff) == 0 && cancelled()) return {};
-            t.push_back(samples.columnInt(0) + offset);
-            v.push_back(float(samples.columnDouble(1)));
-        }
-        if (t.empty()) continue;
+        samples.forEachMetricSample(row.id, [&](int64_t tNs, double value) {
+            if ((t.size() & 0xfff) == 0 && cancelled()) return false;
+            t.push_back(tNs + offset);
+            v.push_back(float(value));
+            return true;
+        });
         if (cancelled()) return {};
+        if (t.empty()) continue;
         s.lod = MetricLod(std::move(t), std::move(v));
         out.push_back(std::move(s));
     }

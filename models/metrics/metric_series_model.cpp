@@ -2,7 +2,7 @@
 
 #include "models/metrics/metric_series_loader.h"
 #include "models/qt/session_model.h"
-#include "models/store/sqlite_statement.h"
+#include "models/store/sample_reader.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -24,8 +24,7 @@ void MetricSeriesModel::reload() {
     // The largest rowid bounds the sample count without counting them (one index probe).
     int64_t samples = 0;
     try {
-        SqliteStatement st(store->db(), "SELECT COALESCE(max(rowid), 0) FROM metric_sample");
-        samples = st.step() ? st.columnInt(0) : 0;
+        samples = SampleReader(*store).metricSampleBound();
     } catch (const StoreError &) {
         samples = 0;
     }

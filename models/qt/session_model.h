@@ -2,6 +2,7 @@
 // SessionModel holds the session the window shows and tells views when it changes (opened,
 // re-imported). Views read through it; only the import path writes to the session.
 
+#include "models/store/session_extents.h"
 #include "models/store/session_reader.h"
 
 #include <QObject>
@@ -34,10 +35,7 @@ public:
     // The absolute time extent over all runs and metrics; invalid when empty.
     NsRange extent() const;
     // Each run's absolute time extent (its events; metrics not included), in the session's run order.
-    struct RunExtent {
-        int64_t runId = 0;
-        NsRange range;
-    };
+    using RunExtent = stepscope::RunExtent;
     std::vector<RunExtent> runExtents() const;
 
 signals:

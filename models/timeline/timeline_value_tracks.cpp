@@ -1,4 +1,4 @@
-// TimelineModel: counter tracks (Chrome-trace "C" events, read from counter_sample) and metric tracks
+// TimelineModel: counter tracks (Chrome-trace "C" events, read through SampleReader) and metric tracks
 // (instance metrics from MetricSeriesModel). Both are drawn from a MetricLod — per-pixel min/max
 // buckets at any zoom — so a week of 100 ms samples costs the same per frame as a hundred.
 #include "models/timeline/timeline_model.h"
@@ -7,7 +7,7 @@
 #include "models/metrics/metric_series_model.h"
 #include "models/metrics/metric_units.h"
 #include "models/store/session_reader.h"
-#include "models/store/sqlite_statement.h"
+#include "models/store/sample_reader.h"
 
 #include <algorithm>
 #include <map>
@@ -55,14 +55,12 @@ QString metricSubgroup(const MetricSeriesInfo &info, bool severalRuns) {
 } // namespace
 
 std::unique_ptr<MetricLod> TimelineModel::readCounterSamples(int64_t trackId, int64_t baseNs) const {
-    SqliteStatement st(m_store->db(), "SELECT t_ns, value FROM counter_sample WHERE track_id = ?1 ORDER BY t_ns");
-    st.bind(1, trackId);
     std::vector<int64_t> t;
     std::vector<float> v;
-    while (st.step()) {
-        t.push_back(baseNs + st.columnInt(0));
-        v.push_back(float(st.columnDouble(1)));
-    }
+    SampleReader(*m_store).forEachCounterSample(trackId, [&](int64_t tNs, double value) {
+        t.push_back(baseNs + tNs);
+        v.push_back(float(value));
+    });
     if (t.empty()) return nullptr;
     return std::make_unique<MetricLod>(std::move(t), std::move(v));
 }

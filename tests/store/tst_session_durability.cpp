@@ -4,7 +4,7 @@
 // in -wal, a session in a folder that cannot hold -shm still opens read-only (or says why not),
 // and damaged pages give a StoreError naming the file, never an abort.
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 #include "tests/store/store_test_support.h"
 #include "tests/child_process.h"
 #include "tests/test_support.h"

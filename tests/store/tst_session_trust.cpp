@@ -5,7 +5,7 @@
 // alone; SQLite files that are not Stepscope sessions are refused untouched; every connection,
 // the loaders' included, runs with trusted_schema off, defensive mode and no extension loading.
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 #include "tests/importers/import_test_support.h"
 #include "tests/store/store_test_support.h"
 #include "tests/test_support.h"

@@ -9,7 +9,7 @@
 // kMaxBands notes in view the bands are drawn as one density strip (per pixel column, shaded by how
 // many notes cover it) with a count, so 200 k notes cost what a few hundred do.
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 
 #include <QPainter>
 #include <QRectF>

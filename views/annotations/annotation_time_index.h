@@ -5,7 +5,7 @@
 // before lo and stops at the first that starts after hi. Owned by TimelineAnnotationOverlay, which
 // rebuilds it when the AnnotationModel changes (pointers refer into the model's list).
 
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "models/annotations/annotation_store.h"
+#include "models/store/annotation_store.h"
 
 #include <chrono>
 
