@@ -1,13 +1,13 @@
 #include "importers/chrome/chrome_trace_importer.h"
 
-#include "importers/chrome/chrome_trace_parser.h"
+#include "importers/common/trace_event_buffer.h"
 #include "importers/chrome/chrome_trace_tokenizer.h"
-#include "importers/chrome/chrome_trace_writer.h"
-#include "importers/chrome/json_scan.h"
+#include "importers/common/trace_event_writer.h"
+#include "importers/common/json_scan.h"
 #include "importers/common/byte_prefetcher.h"
 #include "importers/common/byte_source.h"
 #include "importers/common/importer_registry.h"
-#include "importers/common/local_string_table.h"
+#include "importers/common/string_interner.h"
 
 namespace stepscope {
 namespace {
@@ -108,13 +108,13 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
     if (!source.ok()) {
         result.status = SourceStatus::Failed;
         result.message = source.error();
-        ctx.error("", result.message);
+        ctx.error(source.errorCode(), "", result.message);
         return result;
     }
-    LocalStringTable strings;
-    ChromeTraceParser buffer(strings);
+    StringInterner strings;
+    TraceEventBuffer buffer(strings);
     ChromeTraceTokenizer tokenizer;
-    ChromeEvent event;
+    TraceEvent event;
     std::vector<char> chunk;
     int64_t events = 0;
     bool cancelled = false;
@@ -158,18 +158,19 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
                            (source.isGzip() ? " of the decompressed data" : "") + ": " + tokenizer.error();
         // A cut-short gzip makes the JSON end early too; the gzip message is the cause.
         readError = readError.empty() ? json : readError + "; " + json;
-        ctx.error("byte " + std::to_string(tokenizer.errorOffset()) +
+        ctx.error(source.ok() ? ImportLogCode::MalformedJson : source.errorCode(),
+                  "byte " + std::to_string(tokenizer.errorOffset()) +
                       (source.isGzip() ? " (compressed byte " + std::to_string(source.compressedOffset()) + ")" : ""),
                   readError);
     } else if (!readError.empty()) {
-        ctx.error("compressed byte " + std::to_string(source.compressedOffset()), readError);
+        ctx.error(source.errorCode(), "compressed byte " + std::to_string(source.compressedOffset()), readError);
     }
     bool trailingUnread = false;
     if (tokenizer.trailingOffset() >= 0) {
         trailingUnread = true;
         // Kept as read: the trace is complete; what follows it is reported, not guessed at.
         const std::string of = source.isGzip() ? " of the decompressed data" : "";
-        ctx.warn("byte " + std::to_string(tokenizer.trailingOffset()),
+        ctx.warn(ImportLogCode::TrailingData, "byte " + std::to_string(tokenizer.trailingOffset()),
                  tokenizer.trailingIsValue()
                      ? "a second JSON value follows the trace at byte " + std::to_string(tokenizer.trailingOffset()) + of +
                            " (files concatenated?): it is not read; the events of the first are kept"
@@ -177,18 +178,18 @@ ImportResult ChromeTraceImporter::import(const std::filesystem::path &file, Impo
                            of + ": ignored; the events before them are kept");
     }
     if (tokenizer.missingClosingBracket())
-        ctx.info("byte " + std::to_string(tokenizer.bytesConsumed()),
+        ctx.info(ImportLogCode::MissingBracket, "byte " + std::to_string(tokenizer.bytesConsumed()),
                  "trace array has no closing ']' (allowed by the trace-event format)");
-    const ChromeTraceHeader &header = tokenizer.header();
+    const TraceHeader &header = tokenizer.header();
     if (header.objectForm && !header.sawTraceEvents && events == 0 && readError.empty()) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": a JSON object without \"traceEvents\": not a Chrome trace";
-        ctx.error("", result.message);
+        ctx.error(ImportLogCode::NotThisFormat, "", result.message);
         return result;
     }
 
     buffer.finish();
-    ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
+    TraceEventWriter writer(ctx, buffer, header, runNameFor(file));
     const int64_t total = source.fileSize();
     writer.setProgress([&](double fraction) {
         ctx.progress(int64_t(double(total) * (kParseShare + (1.0 - kParseShare) * fraction)), total);

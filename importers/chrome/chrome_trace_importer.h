@@ -2,7 +2,7 @@
 // ChromeTraceImporter reads Chrome trace-event JSON — PyTorch profiler / Kineto `*.pt.trace.json`,
 // TensorFlow's `<host>.trace.json.gz`, catapult, SageMaker Debugger and Horovod timelines — plain
 // or gzip (by content), into one run of the session. It wires the pieces: ByteSource (through
-// BytePrefetcher, on a second core) → ChromeTraceTokenizer → ChromeTraceParser → ChromeTraceWriter,
+// BytePrefetcher, on a second core) → ChromeTraceTokenizer → TraceEventBuffer → TraceEventWriter,
 // and turns read errors into a Partial result that names the byte offset. Registered in
 // ImporterRegistry; called by logdir discovery and the command line.
 

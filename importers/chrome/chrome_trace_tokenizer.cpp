@@ -2,7 +2,7 @@
 // The per-event parser lives in chrome_trace_tokenizer_event.cpp.
 #include "importers/chrome/chrome_trace_tokenizer.h"
 
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 
 #include <cstddef>
 #include <cstring>
@@ -28,7 +28,7 @@ ChromeTraceTokenizer::Status ChromeTraceTokenizer::fail(const char *at, std::str
     return Status::Error;
 }
 
-ChromeTraceTokenizer::Status ChromeTraceTokenizer::next(ChromeEvent &event) {
+ChromeTraceTokenizer::Status ChromeTraceTokenizer::next(TraceEvent &event) {
     while (true) {
         const char *begin = m_buf.data();
         const char *p = begin + m_pos;
@@ -246,7 +246,7 @@ ChromeTraceTokenizer::Status ChromeTraceTokenizer::endOfArray(const char *after)
     return Status::NeedData;
 }
 
-ChromeTraceTokenizer::Status ChromeTraceTokenizer::stepArray(const char *p, const char *end, ChromeEvent &event) {
+ChromeTraceTokenizer::Status ChromeTraceTokenizer::stepArray(const char *p, const char *end, TraceEvent &event) {
     const char *begin = m_buf.data();
     p = json::skipSpace(p, end);
     m_pos = size_t(p - begin);

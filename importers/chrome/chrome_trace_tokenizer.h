@@ -1,5 +1,5 @@
 #pragma once
-// ChromeTraceTokenizer turns the bytes of a Chrome trace-event JSON file into one ChromeEvent at a
+// ChromeTraceTokenizer turns the bytes of a Chrome trace-event JSON file into one TraceEvent at a
 // time. It is fed chunks (from ByteSource, already un-gzipped) and never holds more than the
 // unconsumed tail of the input: memory is bounded by the largest single event, not the file.
 // Handles the object form {"traceEvents":[...], other keys before and after} and the bare array
@@ -9,7 +9,7 @@
 // offset; everything handed out before stays valid. Pure C++: no store, no Qt.
 // Called by ChromeTraceImporter; tests drive it directly.
 
-#include "importers/chrome/chrome_event.h"
+#include "importers/common/trace_event.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -34,9 +34,9 @@ public:
     void finish() { m_eof = true; }
 
     // Next event (Event), or NeedData (feed more / finish), End, or Error (see error()).
-    Status next(ChromeEvent &event);
+    Status next(TraceEvent &event);
 
-    const ChromeTraceHeader &header() const { return m_header; }
+    const TraceHeader &header() const { return m_header; }
     const std::string &error() const { return m_error; }
     int64_t errorOffset() const { return m_errorOffset; }
     bool missingClosingBracket() const { return m_missingBracket; }
@@ -55,9 +55,9 @@ private:
     Status stepStart(const char *p, const char *end);
     Status stepObjectKey(const char *p, const char *end);
     Status stepSkipValue(const char *p, const char *end);
-    Status stepArray(const char *p, const char *end, ChromeEvent &event);
-    Parse parseEvent(const char *&p, const char *end, ChromeEvent &event);
-    void extractArgs(ChromeEvent &event);
+    Status stepArray(const char *p, const char *end, TraceEvent &event);
+    Parse parseEvent(const char *&p, const char *end, TraceEvent &event);
+    void extractArgs(TraceEvent &event);
     void captureHeader(std::string_view key, std::string_view value);
     int64_t offsetOf(const char *at) const { return m_base + int64_t(at - m_buf.data()); }
 
@@ -82,7 +82,7 @@ private:
     bool m_stateChanged = false;  // a step moved on without producing anything
     State m_state = State::Start;
     Skipper m_skipper;
-    ChromeTraceHeader m_header;
+    TraceHeader m_header;
     std::string m_parseError;   // reason set by parseEvent on Malformed
     const char *m_parseErrorAt = nullptr;
     std::string m_scratch;      // unescaped strings of the current event

@@ -1,9 +1,9 @@
-// Per-event parsing of ChromeTraceTokenizer: one JSON object → ChromeEvent, in a single pass over
+// Per-event parsing of ChromeTraceTokenizer: one JSON object → TraceEvent, in a single pass over
 // bytes already in the buffer (Incomplete when the object runs past them), plus the few args and
 // top-level header values the importer needs.
 #include "importers/chrome/chrome_trace_tokenizer.h"
 
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 
 #include <cstring>
 
@@ -20,8 +20,8 @@ inline bool is(std::string_view key, const char (&lit)[N]) {
 
 } // namespace
 
-ChromeTraceTokenizer::Parse ChromeTraceTokenizer::parseEvent(const char *&p, const char *end, ChromeEvent &ev) {
-    ev = ChromeEvent{};
+ChromeTraceTokenizer::Parse ChromeTraceTokenizer::parseEvent(const char *&p, const char *end, TraceEvent &ev) {
+    ev = TraceEvent{};
     m_scratch.clear();
     if (m_scratch.capacity() < size_t(end - p))
         m_scratch.reserve(size_t(end - p));  // unescaped text never outgrows the raw text
@@ -134,7 +134,7 @@ ChromeTraceTokenizer::Parse ChromeTraceTokenizer::parseEvent(const char *&p, con
     return Parse::Ok;
 }
 
-void ChromeTraceTokenizer::extractArgs(ChromeEvent &ev) {
+void ChromeTraceTokenizer::extractArgs(TraceEvent &ev) {
     // Unescaped args text goes to m_scratch too: its capacity covers the whole event.
     json::forEachMember(ev.args, m_scratch, [&](std::string_view key, std::string_view raw) {
         auto asInt = [&]() { return json::parseInteger(json::scalarText(raw, m_argsScratch)); };
@@ -210,7 +210,7 @@ void ChromeTraceTokenizer::captureHeader(std::string_view key, std::string_view 
             const char *start = p;
             if (json::skipValue(p, end) != Scan::Ok)
                 return;
-            ChromeDeviceProperty dev;
+            TraceDeviceProperty dev;
             bool hasId = false;
             std::string s2;
             json::forEachMember(std::string_view(start, size_t(p - start)), s2,

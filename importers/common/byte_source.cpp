@@ -11,6 +11,7 @@ constexpr size_t kInChunk = 256 * 1024;
 ByteSource::ByteSource(const std::filesystem::path &file) : m_path(file.string()) {
     m_file = std::fopen(m_path.c_str(), "rb");
     if (!m_file) {
+        m_errorCode = ImportLogCode::CannotOpen;
         m_error = m_path + ": cannot open: " + std::strerror(errno);
         m_eof = true;
         return;
@@ -24,6 +25,7 @@ ByteSource::ByteSource(const std::filesystem::path &file) : m_path(file.string()
     if (m_gzip) {
         // 15 + 32: zlib or gzip header auto-detection; concatenated members handled in readGzip.
         if (inflateInit2(&m_zs, 15 + 32) != Z_OK) {
+            m_errorCode = ImportLogCode::CannotOpen;
             m_error = m_path + ": cannot initialise gzip decoder";
             m_eof = true;
             return;
@@ -52,7 +54,10 @@ bool ByteSource::readRaw(std::vector<char> &out, size_t max) {
     out.resize(n);
     m_compressedOffset += int64_t(n);
     if (n == 0) {
-        if (std::ferror(m_file)) m_error = m_path + ": read error at byte " + std::to_string(m_compressedOffset);
+        if (std::ferror(m_file)) {
+            m_errorCode = ImportLogCode::ReadError;
+            m_error = m_path + ": read error at byte " + std::to_string(m_compressedOffset);
+        }
         m_eof = true;
         return false;
     }
@@ -67,10 +72,12 @@ bool ByteSource::readGzip(std::vector<char> &out, size_t max) {
             const size_t n = std::fread(m_inBuf.data(), 1, m_inBuf.size(), m_file);
             if (n == 0) {
                 // Input ended inside a gzip member: the file was cut short.
-                if (m_zs.total_in > 0 || produced > 0 || m_expandedOffset > 0)
+                if (m_zs.total_in > 0 || produced > 0 || m_expandedOffset > 0) {
+                    m_errorCode = ImportLogCode::TruncatedGzip;
                     m_error = m_path + ": truncated gzip: compressed data ends at byte " +
                               std::to_string(m_compressedOffset) + " before the end of the stream (" +
                               std::to_string(m_expandedOffset + int64_t(produced)) + " bytes decoded)";
+                }
                 m_eof = true;
                 break;
             }
@@ -94,6 +101,7 @@ bool ByteSource::readGzip(std::vector<char> &out, size_t max) {
             continue;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            m_errorCode = ImportLogCode::CorruptGzip;
             m_error = m_path + ": corrupt gzip data near compressed byte " + std::to_string(m_compressedOffset) +
                       " (" + (m_zs.msg ? m_zs.msg : "inflate error") + ")";
             m_eof = true;
@@ -102,6 +110,7 @@ bool ByteSource::readGzip(std::vector<char> &out, size_t max) {
         const int64_t expanded = m_expandedOffset + int64_t(produced);
         if (expanded > m_maxExpanded ||
             (expanded > (int64_t(1) << 30) && m_compressedOffset > 0 && expanded / m_compressedOffset > m_maxRatio)) {
+            m_errorCode = ImportLogCode::DecompressionLimit;
             m_error = m_path + ": decompression limit: expands past " + std::to_string(expanded) +
                       " bytes from " + std::to_string(m_compressedOffset) +
                       " compressed bytes; refusing a possible decompression bomb";

@@ -4,6 +4,8 @@
 // truncated or corrupt gzip as an error with the compressed byte offset, after handing out every byte
 // that could be decoded. Tokenizers pull chunks from it; nothing holds the whole file in memory.
 
+#include "models/store/import_log_code.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +30,7 @@ public:
 
     bool ok() const { return m_error.empty(); }          // no error so far
     const std::string &error() const { return m_error; } // names position and reason
+    ImportLogCode errorCode() const { return m_errorCode; } // what the error is, for import_log
     bool isGzip() const { return m_gzip; }
     int64_t fileSize() const { return m_fileSize; }
     int64_t compressedOffset() const { return m_compressedOffset; } // bytes of the file consumed
@@ -59,6 +62,7 @@ private:
     int64_t m_maxExpanded = kDefaultMaxExpandedBytes;
     int64_t m_maxRatio = kDefaultMaxRatio;
     std::string m_error;
+    ImportLogCode m_errorCode = ImportLogCode::Unspecified;
 };
 
 } // namespace stepscope

@@ -56,11 +56,18 @@ public:
     int64_t eventLimit() const { return m_eventLimit; }
     void setEventLimit(int64_t events) { m_eventLimit = events; }
 
-    // Records a problem in import_log (file + position + reason). Warnings are capped per source
-    // in the log (the count keeps going) so a broken file cannot flood the session.
-    void warn(const std::string &position, const std::string &message) { record(Severity::Warning, position, message); }
-    void error(const std::string &position, const std::string &message) { record(Severity::Error, position, message); }
-    void info(const std::string &position, const std::string &message) { record(Severity::Info, position, message); }
+    // Records a problem in import_log: its stable code (import_log_code.h), the position and the
+    // reason in words. Warnings are capped per source in the log (the count keeps going) so a broken
+    // file cannot flood the session.
+    void warn(ImportLogCode code, const std::string &position, const std::string &message) {
+        record(Severity::Warning, code, position, message);
+    }
+    void error(ImportLogCode code, const std::string &position, const std::string &message) {
+        record(Severity::Error, code, position, message);
+    }
+    void info(ImportLogCode code, const std::string &position, const std::string &message) {
+        record(Severity::Info, code, position, message);
+    }
     int64_t warnings() const { return m_warnings; }
     int64_t errors() const { return m_errors; }
 
@@ -71,14 +78,15 @@ private:
     // (printableText) so nothing in the log can drive a terminal or a view.
     static std::string printable(const std::string &text) { return printableText(text); }
 
-    void record(Severity severity, const std::string &position, const std::string &message) {
+    void record(Severity severity, ImportLogCode code, const std::string &position, const std::string &message) {
         if (severity == Severity::Warning) ++m_warnings;
         if (severity == Severity::Error) ++m_errors;
         enterWriting();
         if (++m_logged <= kMaxLoggedPerSource)
-            m_writer.log(m_sourceId, severity, m_file, printable(position), printable(message));
+            m_writer.log(m_sourceId, severity, code, m_file, printable(position), printable(message));
         else if (m_logged == kMaxLoggedPerSource + 1)
-            m_writer.log(m_sourceId, Severity::Warning, m_file, "", "further problems counted but not logged");
+            m_writer.log(m_sourceId, Severity::Warning, ImportLogCode::LogCapped, m_file, "",
+                         "further problems counted but not logged");
     }
 
     SessionWriter &m_writer;

@@ -4,8 +4,8 @@
 // Every format is read in the same three stages, named the same way (Perfetto's vocabulary):
 // a *tokenizer* turns the file's bytes into the format's records in file order (ChromeTraceTokenizer,
 // XPlaneTokenizer, LineTokenizer, NsysTokenizer, TfRecordTokenizer), a *parser* turns records into the
-// run's events (ChromeTraceParser, the metric formats' *Parser, TfEventParser, TfProfilerToolParser),
-// and a *writer* puts them into the session through SessionWriter (ChromeTraceWriter,
+// run's events (TraceEventBuffer, the metric formats' *Parser, TfEventParser, TfProfilerToolParser),
+// and a *writer* puts them into the session through SessionWriter (TraceEventWriter,
 // XPlaneSpaceWriter/XPlaneLineWriter, MetricWriter).
 
 #include "importers/common/import_context.h"

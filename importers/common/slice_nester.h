@@ -13,7 +13,7 @@
 // A track of millions of slices is sorted in pieces (sorted runs, then merges, a merge skipped when
 // its runs are already in order, as traces mostly are) and nested in steps, calling a poll function
 // between pieces so the caller can report progress and honour cancel while one huge track nests.
-// Used by ChromeTraceWriter per track and by the XPlane importer.
+// Used by TraceEventWriter per track and by the XPlane importer.
 
 #include <cstdint>
 #include <functional>

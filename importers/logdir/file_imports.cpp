@@ -75,8 +75,9 @@ void FileImports::importFile(size_t i, WriteTurns &turns) {
     if (!f.sameAs.empty() || !f.importer) {
         turns.wait(i);
         // A duplicate: importing it again would double every slice; the warning names both paths.
-        if (!f.sameAs.empty()) writer.log(std::nullopt, Severity::Warning, path, "", f.reason);
-        else writer.log(std::nullopt, f.unreadable ? Severity::Warning : Severity::Info, path, "", "skipped: " + f.reason);
+        if (!f.sameAs.empty()) writer.log(std::nullopt, Severity::Warning, ImportLogCode::DuplicatePath, path, "", f.reason);
+        else writer.log(std::nullopt, f.unreadable ? Severity::Warning : Severity::Info, ImportLogCode::FileSkipped, path, "",
+                        "skipped: " + f.reason);
         out.skipped = f;
         out.duplicate = !f.sameAs.empty();
         return;
@@ -101,12 +102,12 @@ void FileImports::importFile(size_t i, WriteTurns &turns) {
         // An importer bug must not take the session down: record it against the file.
         result.status = SourceStatus::Failed;
         result.message = std::string("internal error while reading: ") + e.what();
-        ctx.error("", result.message);
+        ctx.error(ImportLogCode::ImportFailed, "", result.message);
     }
     if (ctx.cancelled()) return;
     ctx.enterWriting();
     if (result.status != SourceStatus::Ok && !result.message.empty() && ctx.errors() == 0 && ctx.warnings() == 0)
-        ctx.error("", result.message);
+        ctx.error(ImportLogCode::ImportFailed, "", result.message);
     writer.finishSource(ctx.sourceId(), result.events, ctx.warnings() + ctx.errors(), result.status);
     out.source = SourceSummary{path, f.importer->format(), result.status, result.events, ctx.warnings() + ctx.errors(),
                                result.message};

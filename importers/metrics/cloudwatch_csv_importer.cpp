@@ -43,9 +43,9 @@ ImportResult CloudWatchCsvImporter::import(const std::filesystem::path &file, Im
     };
     ImportResult r = importCsvMetrics(file, ctx, writer, mapper, "no CloudWatch samples found", true);
     if (dividedAny)
-        ctx.info("", "byte counts per period (NetworkIn/Out, Disk/EBS Read/WriteBytes) divided by the " +
+        ctx.info(ImportLogCode::UnitConverted, "", "byte counts per period (NetworkIn/Out, Disk/EBS Read/WriteBytes) divided by the " +
                          std::to_string(periodNs / 1000000) + " ms sample spacing to give B/s");
-    if (undividable) ctx.info("", "a single sample: byte counts kept as bytes per period (unit B)");
+    if (undividable) ctx.info(ImportLogCode::UnitConverted, "", "a single sample: byte counts kept as bytes per period (unit B)");
     return r;
 }
 

@@ -17,7 +17,7 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
         if (trim(line).empty() || trim(line).front() == '#') return true;
         if (!haveHeader) {
             if (!parser.parseHeader(line)) {
-                writer.warn(n, "header needs a time column and at least one value column");
+                writer.warn(ImportLogCode::BadHeader, n, "header needs a time column and at least one value column");
                 return false;
             }
             haveHeader = true;
@@ -30,13 +30,13 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
         std::vector<bool> wasText;
         for (const auto &c : parser.columns()) wasText.push_back(c.isText);
         if (!parser.parseRow(line, t, values, error, problems)) {
-            writer.warn(n, error + "; row skipped");
+            writer.warn(ImportLogCode::BadRow, n, error + "; row skipped");
             return true;
         }
-        for (const auto &p : problems) writer.warn(n, "not a number: " + p + "; no sample");
+        for (const auto &p : problems) writer.warn(ImportLogCode::BadValue, n, "not a number: " + p + "; no sample");
         for (size_t i = 0; i < parser.columns().size(); ++i)  // a column that turned out not to be numbers
             if (parser.columns()[i].isText && !wasText[i] && targets[i].keep && parser.columns()[i].brokenNumber)
-                writer.warn(n, "column '" + parser.columns()[i].header + "' does not start with a number ('" +
+                writer.warn(ImportLogCode::BadValue, n, "column '" + parser.columns()[i].header + "' does not start with a number ('" +
                                    parser.columns()[i].textSample + "'): read as text, not imported");
         for (size_t i = 0; i < values.size(); ++i) {
             if (!values[i] || !targets[i].keep) continue;
@@ -47,11 +47,11 @@ ImportResult importCsvMetrics(const std::filesystem::path &file, ImportContext &
     };
     ImportResult r = driveLines(file, ctx, writer, emptyMessage, onLine);
     if (parser.sawZonelessTime() && zonelessUtc)
-        ctx.info("", "times carry no zone; read as UTC");
+        ctx.info(ImportLogCode::TimeZoneAssumed, "", "times carry no zone; read as UTC");
     else if (parser.sawZonelessTime())
-        ctx.info("", "times carry no zone; read as local time of this machine (TZ), adjust with a clock offset if needed");
+        ctx.info(ImportLogCode::TimeZoneAssumed, "", "times carry no zone; read as local time of this machine (TZ), adjust with a clock offset if needed");
     if (parser.relativeTimes())
-        ctx.info("", "times are small numbers (seconds from some start), not wall-clock epoch times; set a clock offset to align");
+        ctx.info(ImportLogCode::RelativeTimes, "", "times are small numbers (seconds from some start), not wall-clock epoch times; set a clock offset to align");
     return r;
 }
 

@@ -20,9 +20,9 @@ ImportResult DcgmiDmonImporter::import(const std::filesystem::path &file, Import
     int64_t skippedEntities = 0;
     auto onLine = [&](std::string_view line, int64_t n) {
         DcgmiDmonParser::Result res = parser.parseLine(line, row, error);
-        if (res == DcgmiDmonParser::Result::Bad) writer.warn(n, error + "; row skipped");
+        if (res == DcgmiDmonParser::Result::Bad) writer.warn(ImportLogCode::BadRow, n, error + "; row skipped");
         if (res == DcgmiDmonParser::Result::Skipped && skippedEntities++ == 0)
-            ctx.info("line " + std::to_string(n), "rows of non-GPU entities (GPU-I, CPU, switch) are not imported");
+            ctx.info(ImportLogCode::NotImported, "line " + std::to_string(n), "rows of non-GPU entities (GPU-I, CPU, switch) are not imported");
         if (res != DcgmiDmonParser::Result::Row) return true;
         const auto &cols = parser.columns();
         for (size_t i = 0; i < cols.size(); ++i) {
@@ -35,7 +35,7 @@ ImportResult DcgmiDmonImporter::import(const std::filesystem::path &file, Import
     };
     ImportResult r = driveLines(file, ctx, writer, "no dcgmi dmon GPU samples found", onLine);
     if (r.events > 0)
-        ctx.info("", "dcgmi dmon has no timestamps: samples are placed 1 s apart starting at time 0; times are "
+        ctx.info(ImportLogCode::RelativeTimes, "", "dcgmi dmon has no timestamps: samples are placed 1 s apart starting at time 0; times are "
                      "relative -- set the source's clock offset to its start time");
     return r;
 }

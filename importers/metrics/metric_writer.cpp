@@ -31,10 +31,10 @@ void MetricWriter::add(int handle, int64_t tNs, double value) {
     ++m_samples;
 }
 
-void MetricWriter::warn(int64_t line, const std::string &reason) {
+void MetricWriter::warn(ImportLogCode code, int64_t line, const std::string &reason) {
     const std::string pos = "line " + std::to_string(line);
     if (m_firstProblem.empty()) m_firstProblem = pos + ": " + reason;
-    m_ctx.warn(pos, reason);
+    m_ctx.warn(code, pos, reason);
 }
 
 void MetricWriter::finish() {
@@ -54,13 +54,13 @@ ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, M
     ImportResult result;
     LineTokenizer reader(file);
     if (!reader.ok()) {
-        ctx.error("", reader.error());
+        ctx.error(ImportLogCode::CannotOpen, "", reader.error());
         return {SourceStatus::Failed, 0, reader.error()};
     }
     const int64_t total = reader.fileSize();
     if (total == 0) {
         const std::string msg = file.string() + ": empty file (0 bytes)";
-        ctx.error("", "empty file (0 bytes)");
+        ctx.error(ImportLogCode::EmptyFile, "", "empty file (0 bytes)");
         return {SourceStatus::Failed, 0, msg};
     }
     std::string_view line;
@@ -72,7 +72,7 @@ ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, M
             if (ctx.cancelled()) { cancelled = true; break; }
         }
         if (reader.lastLineTruncated()) {
-            writer.warn(n, "line longer than 16 MiB; skipped");
+            writer.warn(ImportLogCode::LineTooLong, n, "line longer than 16 MiB; skipped");
             continue;
         }
         if (!onLine(line, n)) break;
@@ -83,11 +83,11 @@ ImportResult driveLines(const std::filesystem::path &file, ImportContext &ctx, M
     result.events = writer.samples();
     if (cancelled) return {SourceStatus::Failed, result.events, file.string() + ": import cancelled"};
     bool readError = !reader.ok();
-    if (readError) ctx.error("line " + std::to_string(reader.lineNumber() + 1), reader.error());
+    if (readError) ctx.error(ImportLogCode::ReadError, "line " + std::to_string(reader.lineNumber() + 1), reader.error());
     if (result.events == 0) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": " + (readError ? reader.error() : emptyMessage);
-        if (!readError) ctx.error("", emptyMessage);
+        if (!readError) ctx.error(ImportLogCode::EmptyFile, "", emptyMessage);
         return result;
     }
     if (readError) {

@@ -32,7 +32,7 @@ public:
     const std::string &defaultRun() const { return m_defaultRun; }
 
     // ctx.warn at "line N", remembering the first problem for the result message.
-    void warn(int64_t line, const std::string &reason);
+    void warn(ImportLogCode code, int64_t line, const std::string &reason);
     const std::string &firstProblem() const { return m_firstProblem; }
 
     void finish();  // writes period_ns of every series

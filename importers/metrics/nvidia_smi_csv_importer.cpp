@@ -31,16 +31,16 @@ ImportResult NvidiaSmiCsvImporter::import(const std::filesystem::path &file, Imp
             return true;
         }
         if (!parser.hasHeader()) {
-            writer.warn(n, "data before the 'timestamp, ...' header; not an nvidia-smi --query-gpu CSV line");
+            writer.warn(ImportLogCode::BadHeader, n, "data before the 'timestamp, ...' header; not an nvidia-smi --query-gpu CSV line");
             return n < 100;  // give up on a file that never shows a header
         }
         if (!parser.parseRow(line, row, error, problems)) {
-            writer.warn(n, error + "; row skipped");
+            writer.warn(ImportLogCode::BadRow, n, error + "; row skipped");
             return true;
         }
-        for (const auto &p : problems) writer.warn(n, "not a number: " + p + "; no sample");
+        for (const auto &p : problems) writer.warn(ImportLogCode::BadValue, n, "not a number: " + p + "; no sample");
         if (row.device > 4096) {
-            writer.warn(n, "GPU index " + std::to_string(row.device) + " out of range; row skipped");
+            writer.warn(ImportLogCode::BadRow, n, "GPU index " + std::to_string(row.device) + " out of range; row skipped");
             return true;
         }
         if (byDevice.size() <= size_t(row.device)) byDevice.resize(size_t(row.device) + 1);

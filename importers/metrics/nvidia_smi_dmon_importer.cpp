@@ -20,7 +20,7 @@ ImportResult NvidiaSmiDmonImporter::import(const std::filesystem::path &file, Im
     bool relative = false;
     auto onLine = [&](std::string_view line, int64_t n) {
         NvidiaSmiDmonParser::Result res = parser.parseLine(line, row, error);
-        if (res == NvidiaSmiDmonParser::Result::Bad) writer.warn(n, error + "; row skipped");
+        if (res == NvidiaSmiDmonParser::Result::Bad) writer.warn(ImportLogCode::BadRow, n, error + "; row skipped");
         if (res != NvidiaSmiDmonParser::Result::Row) return true;
         const int64_t t = row.tNs ? *row.tNs : row.sample * kIntervalNs;
         relative = relative || !row.tNs;
@@ -35,7 +35,7 @@ ImportResult NvidiaSmiDmonImporter::import(const std::filesystem::path &file, Im
     };
     ImportResult r = driveLines(file, ctx, writer, "no nvidia-smi dmon samples found", onLine);
     if (relative)
-        ctx.info("", "no timestamps in this dmon log (no -o DT): samples are placed 1 s apart starting at "
+        ctx.info(ImportLogCode::RelativeTimes, "", "no timestamps in this dmon log (no -o DT): samples are placed 1 s apart starting at "
                      "time 0; times are relative -- set the source's clock offset to its start time");
     return r;
 }

@@ -22,8 +22,8 @@ ImportResult SadfImporter::import(const std::filesystem::path &file, ImportConte
     };
     auto onLine = [&](std::string_view line, int64_t n) {
         switch (parser.parseLine(line, out, message)) {
-        case SadfParser::Result::Info: ctx.info("line " + std::to_string(n), message); break;
-        case SadfParser::Result::Bad: writer.warn(n, message); break;
+        case SadfParser::Result::Info: ctx.info(ImportLogCode::SourceNote, "line " + std::to_string(n), message); break;
+        case SadfParser::Result::Bad: writer.warn(ImportLogCode::BadRow, n, message); break;
         default: break;
         }
         emit();

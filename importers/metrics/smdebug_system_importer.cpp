@@ -21,7 +21,7 @@ ImportResult SmdebugSystemImporter::import(const std::filesystem::path &file, Im
         if (trim(line).empty()) return true;
         if (!SmdebugSystemParser::parse(line, rec, error)) {
             ++skipped;
-            writer.warn(n, error + "; line skipped");
+            writer.warn(ImportLogCode::BadRow, n, error + "; line skipped");
             return true;
         }
         SmdebugSeries s = SmdebugSystemParser::map(rec);

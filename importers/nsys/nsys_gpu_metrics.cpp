@@ -84,9 +84,9 @@ int64_t writeNsysGpuMetrics(NsysExport &ex, ImportContext &ctx, const std::strin
         if (s.period > 0)
             w.setMetricSeriesPeriod(s.id, s.period);
     if (unnamed > 0)
-        ctx.warn("GPU_METRICS", std::to_string(unnamed) + " samples of metrics TARGET_INFO_GPU_METRICS does not name: skipped");
+        ctx.warn(ImportLogCode::UnknownMetric, "GPU_METRICS", std::to_string(unnamed) + " samples of metrics TARGET_INFO_GPU_METRICS does not name: skipped");
     if (samples > 0)
-        ctx.info("GPU_METRICS", std::to_string(samples) + " GPU metric samples in " + std::to_string(series.size()) + " series");
+        ctx.info(ImportLogCode::ImportSummary, "GPU_METRICS", std::to_string(samples) + " GPU metric samples in " + std::to_string(series.size()) + " series");
     return samples;
 }
 

@@ -1,8 +1,8 @@
 #include "importers/nsys/nsys_sqlite_importer.h"
 
-#include "importers/chrome/chrome_trace_parser.h"
-#include "importers/chrome/chrome_trace_writer.h"
-#include "importers/common/local_string_table.h"
+#include "importers/common/trace_event_buffer.h"
+#include "importers/common/trace_event_writer.h"
+#include "importers/common/string_interner.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "importers/nsys/nsys_tokenizer.h"
 #include "models/store/ns_range.h"
@@ -33,12 +33,12 @@ std::string joined(const std::vector<std::string> &items) {
 
 // The size of each GPU that ran work (TARGET_INFO_GPU.totalMemory) as a constant gpu_mem_total
 // series over the trace, as the Chrome importer writes deviceProperties' totalGlobalMem.
-void writeDeviceMemory(ImportContext &ctx, const std::string &run, const ChromeTraceHeader &header,
-                       const NsysTokenizer &reader, const ChromeTraceParser &buffer) {
+void writeDeviceMemory(ImportContext &ctx, const std::string &run, const TraceHeader &header,
+                       const NsysTokenizer &reader, const TraceEventBuffer &buffer) {
     if (!buffer.hasTimes())
         return;
     const int64_t base = header.baseTimeNs.value_or(0);
-    for (const ChromeDeviceProperty &d : header.devices) {
+    for (const TraceDeviceProperty &d : header.devices) {
         if (!d.totalGlobalMem || !reader.devices().count(d.id))
             continue;
         const int64_t series = ctx.writer().addMetricSeries(ctx.sourceId(), run, "gpu_mem_total", d.id, "B", 0);
@@ -79,24 +79,24 @@ std::string NsysSqliteImporter::refusal(const std::filesystem::path &file, std::
 
 ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
     ImportResult result;
-    const auto fail = [&](const std::string &message) {
+    const auto fail = [&](ImportLogCode code, const std::string &message) {
         result.status = SourceStatus::Failed;
         result.message = message;
-        ctx.error("", message);
+        ctx.error(code, "", message);
         return result;
     };
     std::unique_ptr<NsysExport> ex;
     try {
         ex = std::make_unique<NsysExport>(file);
         if (!ex->isExport())
-            return fail(file.string() + ": " + refusal(file, std::string_view("SQLite format 3\0", 16)));
+            return fail(ImportLogCode::NotThisFormat, file.string() + ": " + refusal(file, std::string_view("SQLite format 3\0", 16)));
         ex->loadStrings();
     } catch (const StoreError &e) {
-        return fail(e.what());
+        return fail(ImportLogCode::CannotOpen, e.what());
     }
     const StepNameRules steps = StepNameRules::load();
-    LocalStringTable strings;
-    ChromeTraceParser buffer(strings, steps);
+    StringInterner strings;
+    TraceEventBuffer buffer(strings, steps);
     int64_t total = 1;
     NsysTokenizer reader(*ex, buffer, steps, ctx, [&](int64_t done, int64_t estimate) {
         total = estimate;
@@ -112,15 +112,15 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     } catch (const StoreError &) {
         // Damaged pages part-way: what was read before them is kept and the source marked partial.
         readError = file.string() + ": unreadable part-way, " + ex->db().lastErrorReason() + "; the events read before it are kept";
-        ctx.error("", readError);
+        ctx.error(ImportLogCode::ReadError, "", readError);
     }
-    ChromeTraceHeader header;
+    TraceHeader header;
     std::optional<int64_t> epoch;
     bool partial = false;  // rows were skipped or a table the others need is absent
     try {
         epoch = ex->sessionStartEpochNs();
         if (epoch && !timeInRange(*epoch)) {  // beyond ±2^62 ns, ±146 years
-            ctx.warn("TARGET_INFO_SESSION_START_TIME", "capture start time " + std::to_string(*epoch) +
+            ctx.warn(ImportLogCode::TimeBaseOutOfRange, "TARGET_INFO_SESSION_START_TIME", "capture start time " + std::to_string(*epoch) +
                                                            " ns is out of range: ignored, times are relative to the capture");
             epoch.reset();
         }
@@ -129,15 +129,15 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
             header.devices.push_back({g.id, g.name, g.totalMemory});
         header.hostName = ex->hostName();
         if (const std::string version = ex->productVersion(); !version.empty())
-            ctx.info("", "Nsight Systems " + version + " export");
+            ctx.info(ImportLogCode::FormatVersion, "", "Nsight Systems " + version + " export");
     } catch (const StoreError &) {
         if (readError.empty())
             readError = file.string() + ": " + ex->db().lastErrorReason();
-        ctx.error("", readError);
+        ctx.error(ImportLogCode::ReadError, "", readError);
     }
     header.framework = std::string();  // nsys does not say which framework ran
     if (!epoch && !ex->sessionStartEpochNs())
-        ctx.warn("TARGET_INFO_SESSION_START_TIME", "no capture start time: times are relative to the capture");
+        ctx.warn(ImportLogCode::RelativeTimes, "TARGET_INFO_SESSION_START_TIME", "no capture start time: times are relative to the capture");
     // One log row per table the export lacks: what it would have held, and with which nsys option.
     static const std::map<std::string, std::string> kWhat = {
         {"CUPTI_ACTIVITY_KIND_KERNEL", "no kernels (captured without --trace=cuda, or no kernel ran)"},
@@ -155,42 +155,42 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
         const std::string text = "table " + t + " absent: " + (what != kWhat.end() ? what->second : "not read");
         if (t == "CUPTI_ACTIVITY_KIND_RUNTIME" && gpuWork) {
             // GPU work without the calls that launched it: the launch side of the picture is lost.
-            ctx.warn(t, text + "; the GPU work cannot be linked to the host");
+            ctx.warn(ImportLogCode::UnlinkedGpuWork, t, text + "; the GPU work cannot be linked to the host");
             partial = true;
         } else {
-            ctx.info(t, text);
+            ctx.info(ImportLogCode::MissingTable, t, text);
         }
     }
     if (!ex->missingColumns().empty())
-        ctx.info("", "columns this export does not have (read as empty): " + joined(ex->missingColumns()));
+        ctx.info(ImportLogCode::MissingTable, "", "columns this export does not have (read as empty): " + joined(ex->missingColumns()));
     if (reader.kernelProcesses() > 1)
-        ctx.warn("CUPTI_ACTIVITY_KIND_KERNEL",
+        ctx.warn(ImportLogCode::SeveralProcesses, "CUPTI_ACTIVITY_KIND_KERNEL",
                  std::to_string(reader.kernelProcesses()) + " processes launched kernels (ranks of one job?): they are "
                  "imported as one run, each keeping its own threads and launch links; steps repeated by several "
                  "processes are counted once");
     const NsysEventCounts &n = reader.counts();
     if (n.unplacedSyncs > 0)
-        ctx.warn("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        ctx.warn(ImportLogCode::UnplacedSync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                  std::to_string(n.unplacedSyncs) + " synchronization records without the runtime call that waited: not shown");
     if (n.badRows > 0) {
-        ctx.warn("", std::to_string(n.badRows) + " rows without a start, thread or device: skipped");
+        ctx.warn(ImportLogCode::BadRow, "", std::to_string(n.badRows) + " rows without a start, thread or device: skipped");
         partial = true;
     }
     if (n.badTimes > 0) {
-        ctx.warn("", std::to_string(n.badTimes) + " rows whose start or end is not a whole number of ns within ±2^62 "
+        ctx.warn(ImportLogCode::BadTimestamp, "", std::to_string(n.badTimes) + " rows whose start or end is not a whole number of ns within ±2^62 "
                      "(text, a real number, or near the int64 limit): skipped");
         partial = true;
     }
     if (n.endBeforeStart > 0)
-        ctx.warn("", std::to_string(n.endBeforeStart) + " rows that end before they start: kept with duration 0");
+        ctx.warn(ImportLogCode::EndBeforeBegin, "", std::to_string(n.endBeforeStart) + " rows that end before they start: kept with duration 0");
     if (ex->missingTexts() > 0) {
-        ctx.warn("StringIds", std::to_string(ex->missingTexts()) + " names refer to string ids that StringIds does not "
+        ctx.warn(ImportLogCode::MissingString, "StringIds", std::to_string(ex->missingTexts()) + " names refer to string ids that StringIds does not "
                  "hold: shown as 'string id N (missing from StringIds)'");
         partial = true;
     }
 
     buffer.finish();
-    ChromeTraceWriter writer(ctx, buffer, header, runNameFor(file));
+    TraceEventWriter writer(ctx, buffer, header, runNameFor(file));
     writer.setProgress([&](double fraction) {
         ctx.progress(int64_t(double(total) * (kReadShare + (1.0 - kReadShare) * fraction)), total);
     });
@@ -206,14 +206,14 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path &file, Impor
     } catch (const StoreError &) {
         if (readError.empty())
             readError = file.string() + ": GPU metrics unreadable, " + ex->db().lastErrorReason();
-        ctx.error("GPU_METRICS", readError);
+        ctx.error(ImportLogCode::ReadError, "GPU_METRICS", readError);
     }
     if (metricSamples < 0) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": import cancelled";
         return result;
     }
-    ctx.info("", std::to_string(n.kernels) + " kernels, " + std::to_string(n.memcpys) + " memcpys, " +
+    ctx.info(ImportLogCode::ImportSummary, "", std::to_string(n.kernels) + " kernels, " + std::to_string(n.memcpys) + " memcpys, " +
                      std::to_string(n.memsets) + " memsets, " + std::to_string(n.runtime + n.driver) + " CUDA API calls, " +
                      std::to_string(n.syncs) + " synchronizations, " + std::to_string(n.nvtxRanges) + " NVTX ranges, " +
                      std::to_string(n.nvtxMarks) + " NVTX marks, " + std::to_string(n.osrt) + " OS runtime calls, " +

@@ -1,7 +1,7 @@
 #pragma once
 // NsysSqliteImporter reads an Nsight Systems SQLite export (`nsys export --type sqlite`; FORMATS.md
-// §8) into one run: NsysTokenizer turns the event tables into trace events for ChromeTraceParser
-// and ChromeTraceWriter writes them (time base: TARGET_INFO_SESSION_START_TIME; devices:
+// §8) into one run: NsysTokenizer turns the event tables into trace events for TraceEventBuffer
+// and TraceEventWriter writes them (time base: TARGET_INFO_SESSION_START_TIME; devices:
 // TARGET_INFO_GPU; steps: NVTX ranges named by resources/rules/step_ranges.tsv); GPU metrics sampling
 // becomes metric series (nsys_gpu_metrics.h). Sniffed by content (SQLite header + the export's
 // tables), never by name; the file is opened read-only and left untouched. A table or column the

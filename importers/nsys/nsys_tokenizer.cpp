@@ -67,7 +67,7 @@ void member(std::string &out, std::string_view key, std::string_view text) {
 
 } // namespace
 
-NsysTokenizer::NsysTokenizer(NsysExport &ex, ChromeTraceParser &buffer, const StepNameRules &steps,
+NsysTokenizer::NsysTokenizer(NsysExport &ex, TraceEventBuffer &buffer, const StepNameRules &steps,
                                  ImportContext &ctx, std::function<void(int64_t, int64_t)> progress)
     : m_ex(ex), m_buf(buffer), m_steps(steps), m_ctx(ctx), m_progress(std::move(progress)) {}
 
@@ -108,7 +108,7 @@ bool NsysTokenizer::read() {
     if (m_syncKinds.empty())
         m_syncKinds = defaultSyncKinds();
     decideCorrelationScope();
-    m_event = ChromeEvent();
+    m_event = TraceEvent();
     m_event.offset = -1;
     return readGpuWork("CUPTI_ACTIVITY_KIND_KERNEL", 'k') && readGpuWork("CUPTI_ACTIVITY_KIND_MEMCPY", 'c') &&
            readGpuWork("CUPTI_ACTIVITY_KIND_MEMSET", 's') && readSyncRecords() &&
@@ -133,7 +133,7 @@ int64_t NsysTokenizer::qualified(int64_t correlation, int64_t pid) const {
 void NsysTokenizer::ensureGpuTrack(int64_t device) {
     if (!m_seenDevices.insert(device).second)
         return;
-    ChromeEvent e;
+    TraceEvent e;
     e.ph = 'M';
     e.offset = -1;
     const std::string pid = "GPU " + std::to_string(device);
@@ -159,7 +159,7 @@ void NsysTokenizer::ensureThread(int64_t globalTid) {
     }
     if (it == m_threadNames.end())
         return;
-    ChromeEvent e;
+    TraceEvent e;
     e.ph = 'M';
     e.offset = -1;
     const std::string pid = std::to_string(NsysExport::pidOf(globalTid)), tid = std::to_string(NsysExport::tidOf(globalTid));
@@ -205,8 +205,8 @@ bool NsysTokenizer::readGpuWork(const std::string &table, char kind) {
             lastDevice = device;
             lastStream = streamId;
         }
-        ChromeEvent &e = m_event;
-        e = ChromeEvent();
+        TraceEvent &e = m_event;
+        e = TraceEvent();
         e.offset = -1;
         e.ph = 'X';
         e.pid = gpuPid;
@@ -318,7 +318,7 @@ bool NsysTokenizer::writeSyncs() {
         m_args = "{";
         member(m_args, "correlation", s.correlation);
         m_args += "}";
-        ChromeEvent &e = hostEvent('X', label(m_syncKinds, s.syncType, "Unknown sync"), "cuda_sync", it->second, s.start,
+        TraceEvent &e = hostEvent('X', label(m_syncKinds, s.syncType, "Unknown sync"), "cuda_sync", it->second, s.start,
                                    s.end, m_args);
         m_buf.add(e);
         ++m_counts.syncs;
@@ -327,7 +327,7 @@ bool NsysTokenizer::writeSyncs() {
     return true;
 }
 
-ChromeEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid,
+TraceEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid,
                                         int64_t start, std::optional<int64_t> end, std::string_view args) {
     if (globalTid != m_lastTid || m_pid.empty()) {
         ensureThread(globalTid);
@@ -335,8 +335,8 @@ ChromeEvent &NsysTokenizer::hostEvent(char ph, std::string_view name, std::strin
         m_tid = std::to_string(NsysExport::tidOf(globalTid));
         m_lastTid = globalTid;
     }
-    ChromeEvent &e = m_event;
-    e = ChromeEvent();
+    TraceEvent &e = m_event;
+    e = TraceEvent();
     e.offset = -1;
     e.ph = ph;
     e.pid = m_pid;
@@ -408,7 +408,7 @@ bool NsysTokenizer::readApiCalls(const std::string &table, const char *category,
             if (auto w = m_syncWaiter.find(*corr); w != m_syncWaiter.end())
                 w->second = globalTid;
         }
-        ChromeEvent &e = hostEvent('X', name->second, category, globalTid, callStart, callEnd, args);
+        TraceEvent &e = hostEvent('X', name->second, category, globalTid, callStart, callEnd, args);
         if (corr) {
             e.correlation = corr;
             if (m_launched.count(*corr)) {  // the flow to the kernel, memcpy or memset it launched

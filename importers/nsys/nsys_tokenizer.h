@@ -1,7 +1,7 @@
 #pragma once
 // NsysTokenizer turns the event tables of an Nsight Systems export into trace events for
-// ChromeTraceParser, so nesting, flows, steps and the store rows are written the one way every trace
-// importer writes them (ChromeTraceWriter). Kernels, memcpys and memsets go to GPU streams per device
+// TraceEventBuffer, so nesting, flows, steps and the store rows are written the one way every trace
+// importer writes them (TraceEventWriter). Kernels, memcpys and memsets go to GPU streams per device
 // ("GPU N" / "stream S"; launch details, copy kind and bytes in args, as Kineto names them); CUDA
 // runtime and driver calls, NVTX ranges and marks (domain in args), OS runtime, cuDNN and cuBLAS
 // calls to their host thread (PID/TID from globalTid, names from ThreadNames); CUPTI synchronization
@@ -9,7 +9,7 @@
 // work it launched share a correlation id (qualified by the process when several processes launched
 // work) and a flow. NVTX ranges that the step rules match get the category "step".
 
-#include "importers/chrome/chrome_trace_parser.h"
+#include "importers/common/trace_event_buffer.h"
 #include "importers/common/import_context.h"
 #include "importers/common/step_name_rules.h"
 #include "importers/nsys/nsys_export.h"
@@ -37,7 +37,7 @@ struct NsysEventCounts {
 class NsysTokenizer {
 public:
     // progress(rowsDone, rowsEstimate) is called every few thousand rows.
-    NsysTokenizer(NsysExport &ex, ChromeTraceParser &buffer, const StepNameRules &steps, ImportContext &ctx,
+    NsysTokenizer(NsysExport &ex, TraceEventBuffer &buffer, const StepNameRules &steps, ImportContext &ctx,
                     std::function<void(int64_t, int64_t)> progress);
 
     // Reads every table present; false when cancelled. Throws StoreError on unreadable pages.
@@ -66,7 +66,7 @@ private:
     void ensureGpuTrack(int64_t device);
     void ensureThread(int64_t globalTid);
     // The event of a host-thread row, in m_event, for the caller to complete and add.
-    ChromeEvent &hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid, int64_t start,
+    TraceEvent &hostEvent(char ph, std::string_view name, std::string_view cat, int64_t globalTid, int64_t start,
                            std::optional<int64_t> end, std::string_view args = {});
     bool tick();  // counts a row; polls cancel and reports progress
     // Columns startCol and endCol (endCol < 0: none) of a row as times: false (counted in badTimes)
@@ -74,7 +74,7 @@ private:
     bool readTimes(const SqliteStatement &st, int startCol, int endCol, int64_t &start, std::optional<int64_t> &end);
 
     NsysExport &m_ex;
-    ChromeTraceParser &m_buf;
+    TraceEventBuffer &m_buf;
     const StepNameRules &m_steps;
     ImportContext &m_ctx;
     std::function<void(int64_t, int64_t)> m_progress;
@@ -92,7 +92,7 @@ private:
     int64_t m_kernelProcesses = 0;
     int64_t m_rows = 0, m_estimate = 1;
     int64_t m_lastTid = -1;  // m_pid / m_tid are its texts
-    ChromeEvent m_event;
+    TraceEvent m_event;
     std::string m_pid, m_tid, m_args, m_name, m_bind;
 };
 

@@ -50,20 +50,20 @@ ImportResult TfEventsImporter::import(const std::filesystem::path &file, ImportC
         }
         if (status == TfRecordTokenizer::Status::BadRecord) {
             ++badRecords;
-            ctx.warn(recordPosition(reader), reader.message());
+            ctx.warn(ImportLogCode::MalformedRecord, recordPosition(reader), reader.message());
             continue;
         }
         ++records;
         if (!decoder.decode(reader.payload(), event)) {
             ++badEvents;
-            ctx.warn(recordPosition(reader), decoder.error() + "; record skipped");
+            ctx.warn(ImportLogCode::MalformedRecord, recordPosition(reader), decoder.error() + "; record skipped");
             continue;
         }
         skippedValues += event.skippedValues;
         if (event.scalars.empty())
             continue;
         if (!std::isfinite(event.wallTime) || std::fabs(event.wallTime) > 9.2e9) {
-            ctx.warn(recordPosition(reader), "wall_time out of range; record's scalars skipped");
+            ctx.warn(ImportLogCode::TimeOutOfRange, recordPosition(reader), "wall_time out of range; record's scalars skipped");
             continue;
         }
         // Whole seconds and the (exactly computed) fraction apart: wall_time * 1e9 in a double would
@@ -83,21 +83,21 @@ ImportResult TfEventsImporter::import(const std::filesystem::path &file, ImportC
         }
     }
     if (reader.truncated())
-        ctx.info("byte " + std::to_string(reader.recordOffset()), reader.message() + " (file still being written?)");
+        ctx.info(ImportLogCode::TruncatedRecord, "byte " + std::to_string(reader.recordOffset()), reader.message() + " (file still being written?)");
     if (skippedValues > 0)
-        ctx.info("", std::to_string(skippedValues) + " summary values are not scalars (histograms, images, text, "
+        ctx.info(ImportLogCode::NotImported, "", std::to_string(skippedValues) + " summary values are not scalars (histograms, images, text, "
                                                      "custom_scalars, …); not imported");
     if (nonFinite > 0)
-        ctx.info("", std::to_string(nonFinite) + " scalar values are NaN or infinite; no sample for them");
+        ctx.info(ImportLogCode::BadValue, "", std::to_string(nonFinite) + " scalar values are NaN or infinite; no sample for them");
     const bool readError = status == TfRecordTokenizer::Status::Error;
     if (readError) {
         result.message = file.string() + ": " + reader.message();
-        ctx.error("byte " + std::to_string(reader.recordOffset()), result.message);
+        ctx.error(ImportLogCode::MalformedRecord, "byte " + std::to_string(reader.recordOffset()), result.message);
     }
     if (records == 0 && !readError && badRecords == 0) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": no TFRecord in it";
-        ctx.error("byte 0", result.message);
+        ctx.error(ImportLogCode::EmptyFile, "byte 0", result.message);
         return result;
     }
     if (readError || badRecords > 0 || badEvents > 0) {

@@ -30,21 +30,21 @@ bool TfProfilerToolImporter::sniff(const std::filesystem::path &file, std::strin
 
 ImportResult TfProfilerToolImporter::import(const std::filesystem::path &file, ImportContext &ctx) {
     ImportResult result;
-    auto fail = [&](const std::string &reason) {
+    auto fail = [&](ImportLogCode code, const std::string &reason) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": " + reason;
-        ctx.warn("", result.message);
+        ctx.warn(code, "", result.message);
         return result;
     };
     QFile f(QString::fromStdString(file.string()));
-    if (!f.open(QIODevice::ReadOnly)) return fail("cannot open: " + f.errorString().toStdString());
+    if (!f.open(QIODevice::ReadOnly)) return fail(ImportLogCode::CannotOpen, "cannot open: " + f.errorString().toStdString());
     if (f.size() > kMaxBytes)
-        return fail(std::to_string(f.size()) + " bytes, more than a TensorFlow profiler tool file holds (" +
+        return fail(ImportLogCode::NotThisFormat, std::to_string(f.size()) + " bytes, more than a TensorFlow profiler tool file holds (" +
                     std::to_string(kMaxBytes) + ")");
     const QByteArray bytes = f.readAll();
     const std::string kind = TfProfilerToolParser::kindOf(file.filename().string());
     const ToolVerdict v = TfProfilerToolParser::read(kind, std::string_view(bytes.constData(), size_t(bytes.size())));
-    if (!v.error.empty()) return fail(v.error);
+    if (!v.error.empty()) return fail(ImportLogCode::MalformedProtobuf, v.error);
 
     ToolVerdictInfo info;
     info.tool = "tensorflow_profiler";

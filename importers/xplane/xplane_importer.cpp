@@ -137,15 +137,15 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
     if (!bytes.open(file, openError) && bytes.size() == 0) {
         result.status = SourceStatus::Failed;
         result.message = openError;
-        ctx.error("", result.message);
+        ctx.error(ImportLogCode::CannotOpen, "", result.message);
         return result;
     }
     if (!openError.empty())  // a cut-short gzip, a file that shrank while read: parse what was read
-        ctx.error("", openError);
+        ctx.error(ImportLogCode::ReadError, "", openError);
     if (bytes.size() == 0) {
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": empty file, no XSpace in it";
-        ctx.error("byte 0", result.message);
+        ctx.error(ImportLogCode::EmptyFile, "byte 0", result.message);
         return result;
     }
 
@@ -155,13 +155,13 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
         result.status = SourceStatus::Failed;
         result.message = file.string() + ": not a readable XSpace: malformed protobuf at byte " +
                          std::to_string(reader.error().offset) + ": " + reader.error().reason;
-        ctx.error("byte " + std::to_string(reader.error().offset), result.message);
+        ctx.error(ImportLogCode::MalformedProtobuf, "byte " + std::to_string(reader.error().offset), result.message);
         return result;
     }
     for (const std::string &e : space.errors)
-        ctx.warn("", "the profiler recorded an error: " + e);
+        ctx.warn(ImportLogCode::ProfilerMessage, "", "the profiler recorded an error: " + e);
     for (const std::string &w : space.warnings)
-        ctx.info("", "the profiler recorded a warning: " + w);
+        ctx.info(ImportLogCode::ProfilerMessage, "", "the profiler recorded a warning: " + w);
 
     XPlaneSpaceWriter writer(ctx, reader, runNameFor(file), hostOf(file));
     writer.setRank(xplaneHostRank(file));
@@ -183,7 +183,7 @@ ImportResult XPlaneImporter::import(const std::filesystem::path &file, ImportCon
                                                        ": " + e.reason + " (not a readable XSpace from there on)"
                                                  : std::string();
         if (e.failed())
-            ctx.error("byte " + std::to_string(e.offset), malformed);
+            ctx.error(ImportLogCode::MalformedProtobuf, "byte " + std::to_string(e.offset), malformed);
         result.message = openError.empty() ? malformed : openError;  // a short read is the cause of what follows
         result.status = result.events > 0 ? SourceStatus::Partial : SourceStatus::Failed;
     }

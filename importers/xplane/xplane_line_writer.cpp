@@ -176,8 +176,8 @@ bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &i
     if (facts.correlation)
         p.correlation = *facts.correlation;
     if (meta && !meta->nameId)
-        meta->nameId = m_strings.intern(name);
-    p.nameId = meta ? meta->nameId : m_strings.intern("event #" + std::to_string(e.metadata_id()));
+        meta->nameId = storeId(name);
+    p.nameId = meta ? meta->nameId : storeId("event #" + std::to_string(e.metadata_id()));
     p.categoryId = categoryFor(kind, facts, name);
     if (!m_member.empty()) {
         p.argsOffset = m_args.size();
@@ -196,7 +196,7 @@ bool XPlaneLineWriter::decode(const xplane_wire::XEvent &e, const XPlaneIndex &i
 
 int64_t XPlaneLineWriter::categoryFor(XLineKind kind, const EventFacts &facts, std::string_view name) {
     // XPlane has no categories; these mirror Kineto's so the shared category rules apply.
-    auto cached = [&](int64_t &id, std::string_view text) { return id ? id : (id = m_strings.intern(text)); };
+    auto cached = [&](int64_t &id, std::string_view text) { return id ? id : (id = storeId(text)); };
     if (kind == XLineKind::DeviceStream) {
         if (facts.memcpy || containsAny(name, "Memcpy", "memcpy"))
             return cached(m_memcpy, "gpu_memcpy");
@@ -293,7 +293,7 @@ void XPlaneLineWriter::flush(XLineKind kind, int64_t trackId, const std::string 
 void XPlaneLineWriter::reportOverflow(const std::string &trackName) {
     if (m_nester.overflowCount() > 0) {
         m_counts.overflowSlices += m_nester.overflowCount();
-        m_ctx.warn("", std::to_string(m_nester.overflowCount()) + " events on line \"" + trackName +
+        m_ctx.warn(ImportLogCode::OverlappingSlices, "", std::to_string(m_nester.overflowCount()) + " events on line \"" + trackName +
                            "\" overlap an earlier event without nesting; kept on overflow rows from depth " +
                            std::to_string(m_nester.firstOverflowDepth()) +
                            (m_nester.clippedCount() > 0 ? " (" + std::to_string(m_nester.clippedCount()) +

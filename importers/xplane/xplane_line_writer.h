@@ -101,6 +101,7 @@ private:
     void writeStreamed(XLineKind kind, int64_t trackId, const Pending &p);
     int64_t writeRow(XLineKind kind, int64_t trackId, const Pending &p, int32_t depth, std::optional<int64_t> parentId);
     int64_t categoryFor(XLineKind kind, const EventFacts &facts, std::string_view name);
+    int64_t storeId(std::string_view text) { return m_strings.storeId(m_ctx.writer(), m_strings.intern(text)); }
     void flush(XLineKind kind, int64_t trackId, const std::string &trackName);
     void noteStep(XLineKind kind, const Pending &p, const EventFacts &facts, std::string_view name);
 

@@ -42,8 +42,7 @@ std::string lineName(const XLineHeader &line) {
 
 XPlaneSpaceWriter::XPlaneSpaceWriter(ImportContext &ctx, XPlaneTokenizer &reader, std::string runName,
                                      std::string host)
-    : m_ctx(ctx), m_reader(reader), m_strings(ctx.writer()),
-      m_lineWriter(ctx, m_strings, reader, m_links, m_stepFinder) {
+    : m_ctx(ctx), m_reader(reader), m_lineWriter(ctx, m_strings, reader, m_links, m_stepFinder) {
     m_run.name = std::move(runName);
     m_run.host = std::move(host);
 }
@@ -62,7 +61,7 @@ bool XPlaneSpaceWriter::write(const XSpaceHeader &space) {
     std::string from;
     m_steps = m_stepFinder.write(m_ctx.writer(), m_runId, from);
     if (m_steps > 0)
-        m_ctx.info("", std::to_string(m_steps) + " steps from " + from);
+        m_ctx.info(ImportLogCode::StepSourceNote, "", std::to_string(m_steps) + " steps from " + from);
     logSummary();
     return !m_ctx.cancelled();
 }
@@ -146,7 +145,7 @@ void XPlaneSpaceWriter::describeRun(const XSpaceHeader &space) {
         if (plane->kind == PlaneKind::Device && !plane->header.lines.empty())
             ++devices;
         if (!plane->header.stats.empty())  // plane-level stats (device properties, …) are kept here
-            m_ctx.info("", "plane \"" + plane->header.name +
+            m_ctx.info(ImportLogCode::PlaneStats, "", "plane \"" + plane->header.name +
                                "\" stats: " + plane->index.planeStatsJson(m_reader, plane->header));
     }
     m_run.framework = tensorflow ? "tensorflow" : xla ? "jax" : "";
@@ -255,11 +254,11 @@ void XPlaneSpaceWriter::writeMemory() {
             break;
         }
     }
-    m_ctx.info("", std::to_string(points.size()) + " GPU allocator events read as gpu_mem_allocated");
+    m_ctx.info(ImportLogCode::ImportSummary, "", std::to_string(points.size()) + " GPU allocator events read as gpu_mem_allocated");
 }
 
 void XPlaneSpaceWriter::writeFlows() {
-    const int64_t category = m_strings.intern("ac2g");
+    const int64_t category = m_strings.storeId(m_ctx.writer(), m_strings.intern("ac2g"));
     std::sort(m_links.device.begin(), m_links.device.end(),
               [](const auto &a, const auto &b) { return a.second < b.second; });
     for (const auto &[correlation, deviceSlice] : m_links.device) {
@@ -276,21 +275,21 @@ void XPlaneSpaceWriter::writeFlows() {
 void XPlaneSpaceWriter::logSummary() {
     const XPlaneLineCounts &c = m_lineWriter.counts();
     if (c.aggregated > 0)
-        m_ctx.info("", std::to_string(c.aggregated) +
+        m_ctx.info(ImportLogCode::AggregatedEvents, "", std::to_string(c.aggregated) +
                            " aggregated events (num_occurrences, no position in time) counted, not on the timeline");
     if (c.unknownMetadata > 0)
-        m_ctx.warn("", std::to_string(c.unknownMetadata) + " events refer to event metadata the plane lacks; named \"event #id\"");
+        m_ctx.warn(ImportLogCode::UnknownMetadata, "", std::to_string(c.unknownMetadata) + " events refer to event metadata the plane lacks; named \"event #id\"");
     if (c.negativeDurations > 0)
-        m_ctx.warn("", std::to_string(c.negativeDurations) + " events have a negative duration_ps; kept as instants");
+        m_ctx.warn(ImportLogCode::NegativeDuration, "", std::to_string(c.negativeDurations) + " events have a negative duration_ps; kept as instants");
     if (c.outOfRange > 0)
-        m_ctx.warn("", std::to_string(c.outOfRange) + " events lie beyond ±2^62 ns of the profile's start; dropped");
+        m_ctx.warn(ImportLogCode::TimeOutOfRange, "", std::to_string(c.outOfRange) + " events lie beyond ±2^62 ns of the profile's start; dropped");
     if (m_unlinked > 0)
-        m_ctx.info("", std::to_string(m_unlinked) + " device events carry a correlation_id no host event has; no flow row");
+        m_ctx.info(ImportLogCode::UnboundFlow, "", std::to_string(m_unlinked) + " device events carry a correlation_id no host event has; no flow row");
     if (m_mixedTimestamps)
-        m_ctx.warn("", "some lines have epoch timestamps and others relative ones, and no Task Environment "
+        m_ctx.warn(ImportLogCode::MixedTimeBases, "", "some lines have epoch timestamps and others relative ones, and no Task Environment "
                        "profile_start_time to relate them; relative lines are placed at the run's start");
     if (!m_anchor && !m_run.hasEpoch)
-        m_ctx.info("", "no Task Environment profile_start_time: times are relative to the profile start");
+        m_ctx.info(ImportLogCode::RelativeTimes, "", "no Task Environment profile_start_time: times are relative to the profile start");
 }
 
 } // namespace stepscope

@@ -4,7 +4,7 @@
 // FROM it, in batch order (so rowids come out as they would from one INSERT per row). This skips
 // the per-row bind / step / reset calls, each of which takes the connection's mutex, which cost
 // about as much as the B-tree work for narrow rows. Columns are int64 (NULL where flagged), the
-// last one optionally text. Importers get one from SessionWriter::bulkInserter (ChromeTraceWriter
+// last one optionally text. Importers get one from SessionWriter::bulkInserter (TraceEventWriter
 // for slices and flows, whose RowBatches are filled on another thread while the previous one is
 // being inserted).
 

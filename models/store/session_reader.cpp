@@ -182,10 +182,10 @@ std::vector<MetricSeriesRow> SessionReader::metricSeries() const {
 }
 
 std::vector<LogRow> SessionReader::importLog(int limit) const {
-    SqliteStatement st(m_store.db(), "SELECT severity, file, position, message FROM import_log ORDER BY id LIMIT ?1");
+    SqliteStatement st(m_store.db(), "SELECT severity, file, position, message, code FROM import_log ORDER BY id LIMIT ?1");
     st.bind(1, int64_t(limit));
     std::vector<LogRow> out;
-    while (st.step()) out.push_back({severityFromName(st.columnText(0)), st.columnText(1), st.columnText(2), st.columnText(3)});
+    while (st.step()) out.push_back({severityFromName(st.columnText(0)), st.columnText(1), st.columnText(2), st.columnText(3), st.columnText(4)});
     return out;
 }
 

@@ -64,6 +64,7 @@ struct MetricSeriesRow {
 struct LogRow {
     Severity severity = Severity::Info;
     std::string file, position, message;
+    std::string code;  // import_log_code.h's stored text; "" in rows of sessions older than the codes
 };
 
 class SessionReader {

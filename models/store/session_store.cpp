@@ -1,5 +1,6 @@
 #include "models/store/session_store.h"
 
+#include "models/store/import_log_code.h"
 #include "models/store/ns_range.h"
 
 #include <QFile>
@@ -31,6 +32,7 @@ const std::vector<Migration> &SessionStore::builtinMigrations() {
             {6, readResource(":/schema/006_derived_results.sql")},
             {7, readResource(":/schema/007_session_identity.sql")},
             {8, readResource(":/schema/008_slice_cost.sql")},
+            {9, readResource(":/schema/009_import_log_code.sql")},
         };
     }();
     return migrations;
@@ -167,11 +169,17 @@ void SessionStore::repair(const SchemaCheck &check) {
         const std::vector<std::string> done = SessionSchema::repair(db(), check);
         if (schemaVersion() >= 1) {
             // Said where the user looks for what happened to their files; kept across re-imports.
-            SqliteStatement log(db(), "INSERT INTO import_log(source_id, severity, file, position, message) "
-                                      "VALUES (NULL, 'warning', ?1, '', ?2)");
+            // The code column exists from schema version 9; a repair before the migrations (an
+            // older session) writes the row without it, and the migration gives it the empty code.
+            const bool coded = schemaVersion() >= 9;
+            SqliteStatement log(db(), coded ? "INSERT INTO import_log(source_id, severity, file, position, message, code) "
+                                              "VALUES (NULL, 'warning', ?1, '', ?2, ?3)"
+                                            : "INSERT INTO import_log(source_id, severity, file, position, message) "
+                                              "VALUES (NULL, 'warning', ?1, '', ?2)");
             for (const std::string &line : done) {
                 log.bind(1, std::string_view(m_path.string()));
                 log.bind(2, std::string_view(line));
+                if (coded) log.bind(3, importLogCodeName(ImportLogCode::SessionRepaired));
                 log.run();
             }
         }

@@ -87,8 +87,6 @@ void SessionWriter::prepare() {
                                         "VALUES (?1,?2,?3,?4,?5,?6,?7)");
     m_insertRun = SqliteStatement(db, "INSERT INTO run(source_id, name, host, framework, device, rank, time_base_ns, "
                                       "has_epoch) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
-    m_insertLog = SqliteStatement(db, "INSERT INTO import_log(source_id, severity, file, position, message) "
-                                      "VALUES (?1,?2,?3,?4,?5)");
 }
 
 void SessionWriter::begin() {
@@ -329,14 +327,20 @@ void SessionWriter::addMetricSample(int64_t seriesId, int64_t tNs, double value)
     st.run();
 }
 
-void SessionWriter::log(std::optional<int64_t> sourceId, Severity severity, const std::string &file,
+void SessionWriter::log(std::optional<int64_t> sourceId, Severity severity, ImportLogCode code, const std::string &file,
                         const std::string &position, const std::string &message) {
+    // Prepared on first use: a writer on a session older than the code column (tests open one at an
+    // early schema version) writes every other row.
+    if (!m_insertLog.handle())
+        m_insertLog = SqliteStatement(m_store.db(), "INSERT INTO import_log(source_id, severity, file, position, message, code) "
+                                                    "VALUES (?1,?2,?3,?4,?5,?6)");
     auto &st = m_insertLog;
     st.bind(1, sourceId);
     st.bind(2, severityName(severity));
     st.bind(3, std::string_view(file));
     st.bind(4, std::string_view(position));
     st.bind(5, std::string_view(message));
+    st.bind(6, importLogCodeName(code));
     st.run();
 }
 

@@ -6,6 +6,7 @@
 // Times given to addSlice/addStep/addCounterSample are relative to the run's time_base_ns.
 
 #include "models/store/bulk_row_inserter.h"
+#include "models/store/import_log_code.h"
 #include "models/store/session_enums.h"
 #include "models/store/slice_cost.h"
 #include "models/store/session_store.h"
@@ -110,8 +111,9 @@ public:
     std::unique_ptr<BulkRowInserter> bulkInserter(const std::string &module, std::string_view table,
                                                   const std::vector<std::string> &columns);
 
-    // position: byte offset, "line N" or "record N" — whatever lets the user find the spot.
-    void log(std::optional<int64_t> sourceId, Severity severity, const std::string &file,
+    // code: what happened, stable (import_log_code.h); position: byte offset, "line N" or
+    // "record N" — whatever lets the user find the spot; message: the same for people.
+    void log(std::optional<int64_t> sourceId, Severity severity, ImportLogCode code, const std::string &file,
              const std::string &position, const std::string &message);
 
     SessionStore &store() { return m_store; }

@@ -105,7 +105,7 @@ private slots:
         QCOMPARE(series.at("gpu_mem_total").maxValue, double(16 * kGiB));
         QCOMPARE(series.at("cpu_mem_allocated").device, std::optional<int64_t>());
         QCOMPARE(series.at("cpu_mem_allocated").maxValue, 4096.0);
-        SqliteStatement log(s.store->db(), "SELECT count(*) FROM import_log WHERE message LIKE '%[memory] events of a CUDA device with no valid Device Id%'");
+        SqliteStatement log(s.store->db(), "SELECT count(*) FROM import_log WHERE code = 'memory_without_device'");
         QVERIFY(log.step());
         QCOMPARE(log.columnInt(0), int64_t(1));
         // The instants themselves stay on their thread (Details can show them).

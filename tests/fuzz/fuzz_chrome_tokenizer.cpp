@@ -23,7 +23,7 @@ inline void run(const uint8_t *data, size_t size) {
     const char *p = reinterpret_cast<const char *>(data + 1);
     size_t left = size - 1;
     ChromeTraceTokenizer tok;
-    ChromeEvent ev;
+    TraceEvent ev;
     volatile size_t sink = 0;
     int64_t lastOffset = -1;
     bool finished = false;

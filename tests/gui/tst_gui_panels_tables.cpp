@@ -100,7 +100,7 @@ private slots:
         const std::string message =
             "0 synchronizations, 3 memcpy calls and 12 kernels had no correlation id: their launches are not linked to the GPU "
             "work they started, so the critical path and the launch overhead leave them out";
-        f.writer().log(std::nullopt, Severity::Warning, "/trace.json", "line 3", message);
+        f.writer().log(std::nullopt, Severity::Warning, ImportLogCode::UnboundFlow, "/trace.json", "line 3", message);
         f.commit();
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
@@ -109,8 +109,9 @@ private slots:
         view.show();
         QCoreApplication::processEvents();
         QCOMPARE(view.rowCount(), 1);
-        QCOMPARE(view.item(0, 3)->text(), QString::fromStdString(message));
-        QVERIFY(view.item(0, 3)->toolTip().contains(QStringLiteral("critical path and the launch overhead leave them out")));
+        QCOMPARE(view.item(0, 1)->text(), QStringLiteral("unbound_flow"));
+        QCOMPARE(view.item(0, ImportLogView::kMessageColumn)->text(), QString::fromStdString(message));
+        QVERIFY(view.item(0, ImportLogView::kMessageColumn)->toolTip().contains(QStringLiteral("critical path and the launch overhead leave them out")));
         const int lineHeight = view.fontMetrics().height();
         QTRY_VERIFY2(view.rowHeight(0) >= 2 * lineHeight,
                      qPrintable(QStringLiteral("row %1 px, a line %2 px").arg(view.rowHeight(0)).arg(lineHeight)));

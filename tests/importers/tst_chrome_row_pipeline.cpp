@@ -1,10 +1,10 @@
-// Specification of the pieces of ChromeTraceWriter's row pipeline (importers/chrome): BoundedQueue
+// Specification of the pieces of TraceEventWriter's row pipeline (importers/chrome): BoundedQueue
 // (bounded hand-over between the producer thread and the SQLite writer, finish and cancel),
 // RowBatch + BulkRowInserter (a batch inserted by one statement: order, rowids, NULLs, text) and
 // ChunkedArray (indexing across chunks, stable sorting through its iterators).
 
-#include "importers/chrome/bounded_queue.h"
-#include "importers/chrome/chunked_array.h"
+#include "importers/common/bounded_queue.h"
+#include "importers/common/chunked_array.h"
 #include "models/store/bulk_row_inserter.h"
 #include "models/store/sqlite_statement.h"
 

@@ -49,7 +49,7 @@ test::ImportedFile importText(const std::string &text, const std::string &name, 
 
 QStringList rows(const test::ImportedFile &r, const std::string &sql) { return test::queryRows(*r.store, sql); }
 QStringList warnings(const test::ImportedFile &r) {
-    return rows(r, "SELECT position || ': ' || message FROM import_log WHERE severity = 'warning' ORDER BY id");
+    return rows(r, "SELECT position || ': ' || code FROM import_log WHERE severity = 'warning' ORDER BY id");
 }
 
 const std::string kTrace = R"({"traceEvents": [
@@ -64,13 +64,11 @@ void TstChromeSuspectJson::trailingGarbageIsReported() {
     const auto r = importText(text, "garbage.json");
     QCOMPARE(int(r.result.status), int(SourceStatus::Partial));  // bytes of the file were not read
     QCOMPARE(rows(r, "SELECT name FROM v_slice ORDER BY start_ns"), QStringList({"a", "b"}));
-    QCOMPARE(warnings(r), QStringList({"byte " + at + ": unexpected bytes after the end of the trace at byte " + at +
-                                       ": ignored; the events before them are kept"}));
+    QCOMPARE(warnings(r), QStringList({"byte " + at + ": trailing_data"}));
     QCOMPARE(r.warnings, int64_t(1));
 
     const auto gz = importText(text, "garbage.json.gz", true);
-    QCOMPARE(warnings(gz), QStringList({"byte " + at + ": unexpected bytes after the end of the trace at byte " + at +
-                                        " of the decompressed data: ignored; the events before them are kept"}));
+    QCOMPARE(warnings(gz), QStringList({"byte " + at + ": trailing_data"}));
 }
 
 void TstChromeSuspectJson::secondConcatenatedTraceIsReported() {
@@ -80,12 +78,10 @@ void TstChromeSuspectJson::secondConcatenatedTraceIsReported() {
     const auto r = importText(text, "concatenated.json");
     QCOMPARE(int(r.result.status), int(SourceStatus::Partial));  // the second trace is not read
     QCOMPARE(rows(r, "SELECT name FROM v_slice ORDER BY start_ns"), QStringList({"a", "b"}));
-    QCOMPARE(warnings(r), QStringList({"byte " + at + ": a second JSON value follows the trace at byte " + at +
-                                       " (files concatenated?): it is not read; the events of the first are kept"}));
+    QCOMPARE(warnings(r), QStringList({"byte " + at + ": trailing_data"}));
     // The bare-array form too.
     const auto arrays = importText(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}][])", "arrays.json");
-    QCOMPARE(warnings(arrays).size(), 1);
-    QVERIFY2(warnings(arrays).front().startsWith("byte 65: a second JSON value"), qPrintable(warnings(arrays).join('\n')));
+    QCOMPARE(warnings(arrays), QStringList({"byte 65: trailing_data"}));
 }
 
 void TstChromeSuspectJson::trailingWhiteSpaceIsFine() {
@@ -97,7 +93,7 @@ void TstChromeSuspectJson::trailingWhiteSpaceIsFine() {
 void TstChromeSuspectJson::trailingBytesFoundAcrossChunks() {
     // The trace ends in one chunk, white space fills the next, the stray byte comes in a third.
     ChromeTraceTokenizer t;
-    ChromeEvent e;
+    TraceEvent e;
     t.feed(R"([{"ph": "X", "name": "a", "ts": 1}])");
     QCOMPARE(t.next(e), ChromeTraceTokenizer::Status::Event);
     QCOMPARE(t.next(e), ChromeTraceTokenizer::Status::NeedData);
@@ -125,11 +121,9 @@ void TstChromeSuspectJson::unknownPhasesAreWarnedOncePerPhase() {
     QCOMPARE(int(r.result.status), int(SourceStatus::Ok));
     // "XX" is not 'X': only the real complete event becomes a slice.
     QCOMPARE(rows(r, "SELECT name FROM v_slice"), QStringList({"kept"}));
-    QCOMPARE(warnings(r), QStringList({"byte " + qAt + ": 1 events of unknown phase 'Q' ignored (first: \"q\")",
-                                       "byte " + xxAt + ": 3 events of unknown phase 'XX' ignored (first: \"double\")"}));
+    QCOMPARE(warnings(r), QStringList({"byte " + qAt + ": unknown_phase", "byte " + xxAt + ": unknown_phase"}));
     // A phase the format has but Stepscope does not show stays an info row.
-    QCOMPARE(rows(r, "SELECT severity, message FROM import_log WHERE message LIKE '%''O''%'"),
-             QStringList({"info|1 events of phase 'O' ignored (first: \"snapshot\")"}));
+    QCOMPARE(rows(r, "SELECT severity, code FROM import_log WHERE severity = 'info'"), QStringList({"info|ignored_phase"}));
 }
 
 void TstChromeSuspectJson::outOfRangeStepNumbersStaySlices() {
@@ -145,8 +139,7 @@ void TstChromeSuspectJson::outOfRangeStepNumbersStaySlices() {
     QCOMPARE(int(r.result.status), int(SourceStatus::Ok));
     QCOMPARE(rows(r, "SELECT count(*) FROM v_slice"), QStringList({"6"}));  // every slice kept
     QCOMPARE(rows(r, "SELECT step, start_ns FROM v_step ORDER BY step"), QStringList({"1|0", "2147483647|50000"}));
-    QCOMPARE(warnings(r), QStringList({"byte " + at + ": 4 step slices whose step number is not a whole number "
-                                       "in 0..2147483647: kept as slices, not as steps (first: \"ProfilerStep#-2\")"}));
+    QCOMPARE(warnings(r), QStringList({"byte " + at + ": bad_step_number"}));
 }
 
 #endif // Q_MOC_RUN

@@ -3,7 +3,7 @@
 // name the byte offset while keeping the events before it.
 
 #include "importers/chrome/chrome_trace_tokenizer.h"
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 #include "tests/test_support.h"
 
 #include <QtTest>
@@ -39,7 +39,7 @@ struct Tokenized {
     ChromeTraceTokenizer::Status end = ChromeTraceTokenizer::Status::End;
     std::string error;
     int64_t errorOffset = -1;
-    ChromeTraceHeader header;
+    TraceHeader header;
     bool missingBracket = false;
 };
 
@@ -47,7 +47,7 @@ std::string opt(const std::optional<int64_t> &v) { return v ? std::to_string(*v)
 
 Tokenized tokenize(const std::string &text, size_t chunk = 1 << 20) {
     ChromeTraceTokenizer t;
-    ChromeEvent ev;
+    TraceEvent ev;
     Tokenized out;
     size_t off = 0;
     while (true) {
@@ -146,7 +146,7 @@ void TstChromeTokenizer::escapesAreDecoded() {
     ChromeTraceTokenizer t;
     t.feed(std::string(R"([{"ph":"X","name":"a\"b\u00e9\ud83d\ude00\n","args":{"name":"x\/y"}}])"));
     t.finish();
-    ChromeEvent ev;
+    TraceEvent ev;
     QCOMPARE(int(t.next(ev)), int(ChromeTraceTokenizer::Status::Event));
     QCOMPARE(ev.name, std::string_view("a\"b\xC3\xA9\xF0\x9F\x98\x80\n"));
     QCOMPARE(ev.argName, std::string_view("x/y"));
@@ -159,7 +159,7 @@ void TstChromeTokenizer::argsAreKeptRawWithAFewExtracted() {
     t.feed(R"([{"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoD","pid":0,"tid":7,"ts":1,"dur":1,"args":)" + args +
            R"(,"id":42,"bind_id":"0x9","flow_out":true,"flow_in":false,"bp":"e"}])");
     t.finish();
-    ChromeEvent ev;
+    TraceEvent ev;
     QCOMPARE(int(t.next(ev)), int(ChromeTraceTokenizer::Status::Event));
     QCOMPARE(ev.args, std::string_view(args));
     QCOMPARE(ev.cat, std::string_view("gpu_memcpy"));

@@ -87,7 +87,7 @@ private slots:
                                                                        " to " + QString::number(keep) + " bytes"),
                  qPrintable(message));
         const QString log = test::importLog(*r.store);
-        QVERIFY2(log.contains("shrank from") && log.contains("malformed protobuf at byte"), qPrintable(log));
+        QVERIFY2(log.contains("error|read_error||") && log.contains("error|malformed_protobuf|byte "), qPrintable(log));
     }
 
     void emptiedWhileReadFailsWithTheReason() {

@@ -70,7 +70,7 @@ private slots:
         const ImportSummary summary = SessionImporter(store, registry).run({m_root});
         QCOMPARE(summary.sources.size(), size_t(4));
         QCOMPARE(summary.skipped.size(), size_t(2));
-        SqliteStatement st(store.db(), "SELECT file, message FROM import_log WHERE message LIKE 'skipped:%' ORDER BY file");
+        SqliteStatement st(store.db(), "SELECT file, code FROM import_log WHERE code = 'file_skipped' ORDER BY file");
         QVERIFY(st.step());
         QVERIFY(st.columnText(0).find("empty.json") != std::string::npos);
         QVERIFY(st.step());

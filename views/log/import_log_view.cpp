@@ -1,5 +1,8 @@
 #include "views/log/import_log_view.h"
 
+#include "models/store/import_log_code.h"
+#include "models/store/session_reader.h"
+
 #include <QHeaderView>
 #include <QPainter>
 #include <QTimer>
@@ -7,9 +10,9 @@
 namespace stepscope {
 
 ImportLogView::ImportLogView(SessionModel *session, QWidget *parent) : QTableWidget(parent), m_session(session) {
-    setColumnCount(4);
-    setHorizontalHeaderLabels({tr("Severity"), tr("File"), tr("Position"), tr("Message")});
-    horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    setColumnCount(5);
+    setHorizontalHeaderLabels({tr("Severity"), tr("Code"), tr("File"), tr("Position"), tr("Message")});
+    horizontalHeader()->setSectionResizeMode(kMessageColumn, QHeaderView::Stretch);
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -22,7 +25,7 @@ ImportLogView::ImportLogView(SessionModel *session, QWidget *parent) : QTableWid
     remeasure->setInterval(50);
     connect(remeasure, &QTimer::timeout, this, &QTableView::resizeRowsToContents);
     connect(horizontalHeader(), &QHeaderView::sectionResized, remeasure, [remeasure](int column) {
-        if (column == 3) remeasure->start();
+        if (column == kMessageColumn) remeasure->start();
     });
     connect(m_session, &SessionModel::sessionChanged, this, &ImportLogView::reload);
     reload();
@@ -49,17 +52,23 @@ void ImportLogView::reload() {
         const LogRow &r = rows[size_t(i)];
         // Text from files is shown as plain text (QTableWidgetItem never interprets markup).
         setItem(i, 0, new QTableWidgetItem(QString::fromLatin1(severityName(r.severity))));
+        // The stable code of what happened (what scripts and tests match); its meaning in the tooltip.
+        auto *code = new QTableWidgetItem(QString::fromStdString(r.code));
+        const std::string_view meaning = importLogCodeDescription(importLogCodeFromName(r.code));
+        code->setToolTip(QString::fromUtf8(meaning.data(), qsizetype(meaning.size())).toHtmlEscaped());
+        setItem(i, 1, code);
         const QString file = QString::fromStdString(r.file);
         auto *fileItem = new QTableWidgetItem(file.section('/', -1));
         fileItem->setToolTip(file.toHtmlEscaped());  // tooltips guess rich text
-        setItem(i, 1, fileItem);
-        setItem(i, 2, new QTableWidgetItem(QString::fromStdString(r.position)));
+        setItem(i, 2, fileItem);
+        setItem(i, 3, new QTableWidgetItem(QString::fromStdString(r.position)));
         auto *message = new QTableWidgetItem(QString::fromStdString(r.message));
         message->setToolTip(message->text().toHtmlEscaped());
-        setItem(i, 3, message);
+        setItem(i, kMessageColumn, message);
     }
     resizeColumnToContents(0);
     resizeColumnToContents(1);
+    resizeColumnToContents(2);
     resizeRowsToContents();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// ImportLogView shows import_log: every warning, error and skipped file with file, position and
-// reason, so nothing an importer dropped is hidden from the user.
+// ImportLogView shows import_log: every warning, error and skipped file with its code (what
+// happened, explained in the tooltip), file, position and reason, so nothing an importer dropped is
+// hidden from the user. Created by MainWindow's view table.
 
 #include "models/qt/session_model.h"
 
@@ -16,6 +17,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+
+    static constexpr int kMessageColumn = 4;
 
 private:
     SessionModel *m_session;

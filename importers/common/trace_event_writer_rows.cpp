@@ -1,8 +1,8 @@
-// The slice and flow row pipeline of ChromeTraceWriter: a producer thread reads args back from
+// The slice and flow row pipeline of TraceEventWriter: a producer thread reads args back from
 // ArgsSpill and builds slice rows in arrival order, then sorts and pairs flow endpoints into flow
 // rows; the calling thread (which owns the SQLite connection) inserts each batch with one
 // statement step, reports progress and polls cancel, also while it waits for the next batch.
-#include "importers/chrome/chrome_trace_writer.h"
+#include "importers/common/trace_event_writer.h"
 
 #include "importers/common/op_cost.h"
 
@@ -19,7 +19,7 @@ enum SliceColumn { Id, Track, Start, Dur, Depth, Parent, Name, Category, Correla
 
 } // namespace
 
-bool ChromeTraceWriter::writeRows() {
+bool TraceEventWriter::writeRows() {
     // Parents may come later in the file than their children, and flows are inserted out of id
     // order (see produceFlowRows): rows carry their ids, taken from the first free one of each table.
     m_firstSliceId = m_w.firstFreeId(SessionWriter::IdTable::Slice);
@@ -81,7 +81,7 @@ bool ChromeTraceWriter::writeRows() {
     return true;
 }
 
-void ChromeTraceWriter::produceRows(RowQueue &ready, RowQueue &spare) {
+void TraceEventWriter::produceRows(RowQueue &ready, RowQueue &spare) {
     const auto fresh = [&](bool flows) {
         PendingRows batch;
         spare.pop(batch, std::chrono::milliseconds(0));  // reuse a used batch's storage if one is back
@@ -106,7 +106,7 @@ void ChromeTraceWriter::produceRows(RowQueue &ready, RowQueue &spare) {
     produceFlowRows(emit, batch, keepGoing);  // emits its last batch itself
 }
 
-bool ChromeTraceWriter::produceSliceRows(const EmitRows &emit, PendingRows &batch) {
+bool TraceEventWriter::produceSliceRows(const EmitRows &emit, PendingRows &batch) {
     const auto &slices = m_buf.slices();
     ArgsSpill &args = m_buf.args();
     args.rewind();

@@ -1,9 +1,9 @@
-// Run, tracks, nesting, counters, steps and the problem summary of ChromeTraceWriter. Flow binding
-// and flow rows are in chrome_trace_writer_flows.cpp, the slice row pipeline in
-// chrome_trace_writer_rows.cpp.
-#include "importers/chrome/chrome_trace_writer.h"
+// Run, tracks, nesting, counters, steps and the problem summary of TraceEventWriter. Flow binding
+// and flow rows are in trace_event_writer_flows.cpp, the slice row pipeline in
+// trace_event_writer_rows.cpp.
+#include "importers/common/trace_event_writer.h"
 
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 #include "models/store/ns_range.h"
 #include "models/store/rank_in_name.h"
 #include "models/store/train_function_steps.h"
@@ -45,11 +45,11 @@ std::string position(int64_t offset) {
 
 } // namespace
 
-ChromeTraceWriter::ChromeTraceWriter(ImportContext &ctx, ChromeTraceParser &buffer, const ChromeTraceHeader &header,
+TraceEventWriter::TraceEventWriter(ImportContext &ctx, TraceEventBuffer &buffer, const TraceHeader &header,
                                      std::string runName)
     : m_ctx(ctx), m_w(ctx.writer()), m_buf(buffer), m_header(header), m_runName(std::move(runName)) {}
 
-bool ChromeTraceWriter::poll() {
+bool TraceEventWriter::poll() {
     m_nextPoll = m_unitsDone + kPollUnits;
     if (m_cancelled || m_ctx.cancelled()) {
         m_cancelled = true;
@@ -65,7 +65,7 @@ bool ChromeTraceWriter::poll() {
     return true;
 }
 
-bool ChromeTraceWriter::write() {
+bool TraceEventWriter::write() {
     // Work units: nesting (and flow binding) one per slice, writing three per slice (the inserts
     // dominate), one per flow endpoint, counter sample, memory sample and (for steps) slice.
     const int64_t n = int64_t(m_buf.slices().size());
@@ -90,17 +90,17 @@ bool ChromeTraceWriter::write() {
     return poll();
 }
 
-void ChromeTraceWriter::decideTimeBase() {
+void TraceEventWriter::decideTimeBase() {
     // A base beyond ±2^62 ns (a tampered or broken header) would overflow every time added to it.
     std::optional<int64_t> base = m_header.baseTimeNs;
     if (base && !timeInRange(*base)) {
-        m_ctx.warn("baseTimeNanoseconds", "time base " + std::to_string(*base) +
+        m_ctx.warn(ImportLogCode::TimeBaseOutOfRange, "baseTimeNanoseconds", "time base " + std::to_string(*base) +
                                                " ns is out of range (beyond ±2^62 ns): ignored, times are relative to the trace");
         base.reset();
     }
     std::optional<int64_t> epochStartUs = m_buf.epochStartUs();
     if (epochStartUs && !(*epochStartUs > -kTimeLimitNs / 1000 && *epochStartUs < kTimeLimitNs / 1000)) {
-        m_ctx.warn("", "epoch start " + std::to_string(*epochStartUs) + " µs is out of range (beyond ±2^62 ns): ignored");
+        m_ctx.warn(ImportLogCode::TimeBaseOutOfRange, "", "epoch start " + std::to_string(*epochStartUs) + " µs is out of range (beyond ±2^62 ns): ignored");
         epochStartUs.reset();
     }
     if (base) {  // Kineto ≥ 2024: ts is relative to it
@@ -116,7 +116,7 @@ void ChromeTraceWriter::decideTimeBase() {
     }
 }
 
-void ChromeTraceWriter::addRun() {
+void TraceEventWriter::addRun() {
     // A rank trace without distributedInfo still says its rank in its file name (rank-3.json).
     m_run.rank = m_header.rank ? m_header.rank : rankInName(m_runName);
     m_run.name = m_header.rank ? "rank " + std::to_string(*m_header.rank) : m_runName;
@@ -133,7 +133,7 @@ void ChromeTraceWriter::addRun() {
     m_runId = m_w.addRun(m_ctx.sourceId(), m_run);
 }
 
-void ChromeTraceWriter::classifyTracks() {
+void TraceEventWriter::classifyTracks() {
     auto &tracks = m_buf.tracks();
     m_tracks.resize(tracks.size());
     m_trackInfos.resize(tracks.size());
@@ -148,7 +148,7 @@ void ChromeTraceWriter::classifyTracks() {
         info.tid = t.tid;
         const auto pit = m_buf.processes().find(t.pid);
         const ProcessMeta *proc = pit != m_buf.processes().end() ? &pit->second : nullptr;
-        const auto tit = m_buf.threads().find(ChromeTraceParser::threadKey(t.pid, t.tid));
+        const auto tit = m_buf.threads().find(TraceEventBuffer::threadKey(t.pid, t.tid));
         const ThreadMeta *thread = tit != m_buf.threads().end() ? &tit->second : nullptr;
         const std::string processName = proc && !proc->name.empty() ? proc->name : "process " + t.pid;
         int64_t processSort = proc && proc->sortIndex ? *proc->sortIndex : json::parseInteger(t.pid).value_or(0);
@@ -193,13 +193,13 @@ void ChromeTraceWriter::classifyTracks() {
     }
     if (!m_header.devices.empty()) {
         auto dev = std::find_if(m_header.devices.begin(), m_header.devices.end(),
-                                [&](const ChromeDeviceProperty &d) { return firstDevice && d.id == *firstDevice; });
+                                [&](const TraceDeviceProperty &d) { return firstDevice && d.id == *firstDevice; });
         // ROCm traces list device 0 while kernels say 2: fall back to the first listed device.
         m_run.device = dev != m_header.devices.end() ? dev->name : m_header.devices.front().name;
     }
 }
 
-bool ChromeTraceWriter::nestTracks() {
+bool TraceEventWriter::nestTracks() {
     auto &tracks = m_buf.tracks();
     auto &slices = m_buf.slices();
     // Flow endpoints of v1 flows, grouped by track so each track is bound right after nesting.
@@ -247,16 +247,16 @@ bool ChromeTraceWriter::nestTracks() {
         }
         const std::string where = "track \"" + m_tracks[ti].name + "\" (pid " + t.pid + ", tid " + t.tid + ")";
         if (nester.overflowCount() > 0)
-            m_ctx.warn("", std::to_string(nester.overflowCount()) + " slices on " + where +
+            m_ctx.warn(ImportLogCode::OverlappingSlices, "", std::to_string(nester.overflowCount()) + " slices on " + where +
                                " overlap an earlier slice without nesting; kept on overflow rows from depth " +
                                std::to_string(nester.firstOverflowDepth()));
         if (deepClamped > 0)
-            m_ctx.warn("", std::to_string(deepClamped) + " slices on " + where + " nested deeper than 65535");
+            m_ctx.warn(ImportLogCode::NestingTooDeep, "", std::to_string(deepClamped) + " slices on " + where + " nested deeper than 65535");
         if (t.unclosed > 0)
-            m_ctx.warn("", std::to_string(t.unclosed) + " begin events on " + where +
+            m_ctx.warn(ImportLogCode::UnclosedSlice, "", std::to_string(t.unclosed) + " begin events on " + where +
                                " never ended; kept with their duration running to the end of the trace");
         if (t.strayEnds > 0)
-            m_ctx.warn(position(t.firstStrayEndOffset),
+            m_ctx.warn(ImportLogCode::UnmatchedEnd, position(t.firstStrayEndOffset),
                        std::to_string(t.strayEnds) + " end events on " + where + " had no open begin");
         if (!bindFlows(ti, nester, cursor))
             return false;
@@ -264,7 +264,7 @@ bool ChromeTraceWriter::nestTracks() {
     return true;
 }
 
-bool ChromeTraceWriter::writeCounters() {
+bool TraceEventWriter::writeCounters() {
     const auto &tracks = m_buf.counterTracks();
     std::vector<int64_t> ids(tracks.size());
     for (size_t i = 0; i < tracks.size(); ++i) {
@@ -284,7 +284,7 @@ bool ChromeTraceWriter::writeCounters() {
     return true;
 }
 
-bool ChromeTraceWriter::writeSteps() {
+bool TraceEventWriter::writeSteps() {
     const auto &names = m_buf.stepNames();
     const auto &slices = m_buf.slices();
     // The best rule any host slice matched: a loop marked twice is counted once.
@@ -325,14 +325,14 @@ bool ChromeTraceWriter::writeSteps() {
     m_stepsWritten = int64_t(steps.size());
     m_w.setStepSource(m_runId, StepSource::Markers);
     if (!unnumbered.empty())
-        m_ctx.info("", std::to_string(unnumbered.size()) + " step ranges carry no number: numbered 0.." +
+        m_ctx.info(ImportLogCode::UnnumberedSteps, "", std::to_string(unnumbered.size()) + " step ranges carry no number: numbered 0.." +
                            std::to_string(unnumbered.size() - 1) + " in time order");
     if (duplicates > 0)
-        m_ctx.warn("", std::to_string(duplicates) + " step slices repeat a step number; the earliest is kept");
+        m_ctx.warn(ImportLogCode::DuplicateStep, "", std::to_string(duplicates) + " step slices repeat a step number; the earliest is kept");
     return true;
 }
 
-bool ChromeTraceWriter::writeTrainFunctionSteps() {
+bool TraceEventWriter::writeTrainFunctionSteps() {
     const auto &slices = m_buf.slices();
     using Role = TrainFunctionSteps::Role;
     std::vector<uint8_t> roles(m_buf.strings().size() + 1, 0);  // by name id: 0 unknown, else Role + 1
@@ -355,25 +355,25 @@ bool ChromeTraceWriter::writeTrainFunctionSteps() {
     m_stepsWritten = int64_t(steps.size());
     m_w.setStepSource(m_runId, steps.empty() ? StepSource::WholeTrace : StepSource::TfTrainFunction);
     if (!steps.empty())
-        m_ctx.info("", std::to_string(steps.size()) +
+        m_ctx.info(ImportLogCode::StepSourceNote, "", std::to_string(steps.size()) +
                            " steps from the executions of the TensorFlow training function (the trace has no step markers)");
     return true;
 }
 
-void ChromeTraceWriter::logProblems() {
+void TraceEventWriter::logProblems() {
     for (const auto &[kind, p] : m_buf.problems()) {
         std::string message = std::to_string(p.count) + " " + kind;
         if (!p.firstDetail.empty())
             message += " (first: \"" + p.firstDetail.substr(0, 120) + "\")";
         if (p.effect == ProblemEffect::Note)
-            m_ctx.info(position(p.firstOffset), message);
+            m_ctx.info(p.code, position(p.firstOffset), message);
         else
-            m_ctx.warn(position(p.firstOffset), message);
+            m_ctx.warn(p.code, position(p.firstOffset), message);
         if (p.effect == ProblemEffect::Dropped)
             m_eventsDropped += p.count;
     }
     if (m_unboundEndpoints > 0)
-        m_ctx.info("", std::to_string(m_unboundEndpoints) +
+        m_ctx.info(ImportLogCode::UnboundFlow, "", std::to_string(m_unboundEndpoints) +
                            " flow events had no partner or no slice to bind to; no flow row for them");
 }
 

@@ -4,7 +4,7 @@
 // when it has pushed everything; the consumer calls cancel() to stop the producer early (push()
 // then returns false at once, also when it was waiting for room). pop() waits at most a given
 // time so the consumer can keep reporting progress and polling its own cancel flag meanwhile.
-// Used by ChromeTraceWriter to feed row batches from its producer thread to the SQLite writer.
+// Used by TraceEventWriter to feed row batches from its producer thread to the SQLite writer.
 
 #include <chrono>
 #include <condition_variable>

@@ -1,6 +1,6 @@
-#include "importers/chrome/chrome_trace_parser.h"
+#include "importers/common/trace_event_buffer.h"
 
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 
 #include <algorithm>
 #include <cstring>
@@ -41,28 +41,30 @@ constexpr size_t kMaxUnknownPhasesNamed = 20;  // distinct unknown phases logged
 
 } // namespace
 
-std::string ChromeTraceParser::threadKey(std::string_view pid, std::string_view tid) {
+std::string TraceEventBuffer::threadKey(std::string_view pid, std::string_view tid) {
     std::string key(pid);
     key.push_back('\x1f');
     key.append(tid);
     return key;
 }
 
-void ChromeTraceParser::problem(const std::string &kind, int64_t offset, std::string detail, ProblemEffect effect) {
+void TraceEventBuffer::problem(ImportLogCode code, const std::string &kind, int64_t offset, std::string detail,
+                               ProblemEffect effect) {
     ImportProblem &p = m_problems[kind];
     if (p.count++ == 0) {
+        p.code = code;
         p.firstOffset = offset;
         p.firstDetail = std::move(detail);
         p.effect = effect;
     }
 }
 
-void ChromeTraceParser::seeTime(int64_t start, int64_t end) {
+void TraceEventBuffer::seeTime(int64_t start, int64_t end) {
     m_minTs = std::min(m_minTs, start);
     m_maxEnd = std::max(m_maxEnd, end);
 }
 
-uint32_t ChromeTraceParser::trackFor(TrackOrigin origin, std::string_view pid, std::string_view tid,
+uint32_t TraceEventBuffer::trackFor(TrackOrigin origin, std::string_view pid, std::string_view tid,
                                      std::string_view extra) {
     if (m_lastTrack != UINT32_MAX && extra.empty()) {
         const BufferedTrack &t = m_tracks[m_lastTrack];
@@ -92,7 +94,7 @@ uint32_t ChromeTraceParser::trackFor(TrackOrigin origin, std::string_view pid, s
     return index;
 }
 
-uint32_t ChromeTraceParser::addSlice(uint32_t track, const ChromeEvent &e, int64_t start, int64_t dur,
+uint32_t TraceEventBuffer::addSlice(uint32_t track, const TraceEvent &e, int64_t start, int64_t dur,
                                      uint16_t flags) {
     BufferedSlice s;
     s.start = start;
@@ -120,7 +122,7 @@ uint32_t ChromeTraceParser::addSlice(uint32_t track, const ChromeEvent &e, int64
     return index;
 }
 
-void ChromeTraceParser::noteStepName(const ChromeEvent &e, uint32_t nameId) {
+void TraceEventBuffer::noteStepName(const TraceEvent &e, uint32_t nameId) {
     // Names are matched once each: a regex rule per event would cost more than the event.
     if (!m_stepRules.cheap() && !m_stepChecked.insert(nameId).second)
         return;
@@ -130,13 +132,13 @@ void ChromeTraceParser::noteStepName(const ChromeEvent &e, uint32_t nameId) {
     if (!m)
         return;
     if (m->badNumber)
-        problem("step slices whose step number is not a whole number in 0..2147483647: kept as slices, not as steps",
+        problem(ImportLogCode::BadStepNumber, "step slices whose step number is not a whole number in 0..2147483647: kept as slices, not as steps",
                 e.offset, std::string(e.name));
     else
         m_stepNames.emplace(nameId, StepName{m->rule, m->number});
 }
 
-void ChromeTraceParser::add(const ChromeEvent &e) {
+void TraceEventBuffer::add(const TraceEvent &e) {
     ++m_events;
     switch (e.ph) {
     case 'X': addComplete(e); break;
@@ -156,39 +158,39 @@ void ChromeTraceParser::add(const ChromeEvent &e) {
     case 'F':
     case 'T': addAsync(e); break;
     case 0:
-        problem("events without a phase (ph) ignored", e.offset, {}, ProblemEffect::Note);
+        problem(ImportLogCode::MissingPhase, "events without a phase (ph) ignored", e.offset, {}, ProblemEffect::Note);
         break;
     default:
         if (specPhaseNotShown(e.ph) && e.phText.size() == 1) {
-            problem("events of phase '" + std::string(1, e.ph) + "' ignored", e.offset, std::string(e.name), ProblemEffect::Note);
+            problem(ImportLogCode::IgnoredPhase, "events of phase '" + std::string(1, e.ph) + "' ignored", e.offset, std::string(e.name), ProblemEffect::Note);
         } else if (m_unknownPhases.size() < kMaxUnknownPhasesNamed || m_unknownPhases.count(std::string(e.phText))) {
             // Not a phase of the format: a writer bug or a damaged file. One warning per distinct phase.
             m_unknownPhases.insert(std::string(e.phText));
-            problem("events of unknown phase '" + std::string(e.phText.substr(0, 16)) + "' ignored", e.offset,
+            problem(ImportLogCode::UnknownPhase, "events of unknown phase '" + std::string(e.phText.substr(0, 16)) + "' ignored", e.offset,
                     std::string(e.name));
         } else {
-            problem("events of further unknown phases ignored", e.offset, std::string(e.name));
+            problem(ImportLogCode::UnknownPhase, "events of further unknown phases ignored", e.offset, std::string(e.name));
         }
         break;
     }
 }
 
-void ChromeTraceParser::addComplete(const ChromeEvent &e) {
+void TraceEventBuffer::addComplete(const TraceEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadTimestamp, "events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     int64_t dur = 0;
     if (e.durNs && *e.durNs >= 0) {
         dur = *e.durNs;
     } else if (e.durNs) {
-        problem("negative dur clamped to 0", e.offset, std::string(e.name));
+        problem(ImportLogCode::NegativeDuration, "negative dur clamped to 0", e.offset, std::string(e.name));
     } else {
-        problem(e.durInvalid ? "invalid dur read as 0" : "complete events without dur read as 0", e.offset,
+        problem(ImportLogCode::MissingDuration, e.durInvalid ? "invalid dur read as 0" : "complete events without dur read as 0", e.offset,
                 std::string(e.name));
     }
     if (*e.tsNs > 0 && dur > INT64_MAX - *e.tsNs) {  // ts <= 0: ts + dur cannot overflow
-        problem("dur past the end of time clamped to 0", e.offset, std::string(e.name));
+        problem(ImportLogCode::DurationOverflow, "dur past the end of time clamped to 0", e.offset, std::string(e.name));
         dur = 0;
     }
     const uint32_t track = trackFor(TrackOrigin::Thread, e.pid, e.tid);
@@ -198,9 +200,9 @@ void ChromeTraceParser::addComplete(const ChromeEvent &e) {
         addFlowV2(e, index);
 }
 
-void ChromeTraceParser::addBegin(const ChromeEvent &e, uint32_t track) {
+void TraceEventBuffer::addBegin(const TraceEvent &e, uint32_t track) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadTimestamp, "events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     const uint32_t index = addSlice(track, e, *e.tsNs, 0, BufferedSlice::Open);
@@ -208,9 +210,9 @@ void ChromeTraceParser::addBegin(const ChromeEvent &e, uint32_t track) {
     seeTime(*e.tsNs, *e.tsNs);
 }
 
-void ChromeTraceParser::addEnd(const ChromeEvent &e, uint32_t track) {
+void TraceEventBuffer::addEnd(const TraceEvent &e, uint32_t track) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadTimestamp, "events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     BufferedTrack &t = m_tracks[track];
@@ -238,18 +240,18 @@ void ChromeTraceParser::addEnd(const ChromeEvent &e, uint32_t track) {
     s.flags = uint16_t(s.flags & ~BufferedSlice::Open);
     s.dur = *e.tsNs - s.start;
     if (s.dur < 0) {
-        problem("end before its begin: duration clamped to 0", e.offset, std::string(e.name));
+        problem(ImportLogCode::EndBeforeBegin, "end before its begin: duration clamped to 0", e.offset, std::string(e.name));
         s.dur = 0;
     }
     if (s.argsLen == 0 && e.args.size() > 2 && !emptyObject(e.args))
-        problem("args of end events not kept (the begin had none)", e.offset, std::string(e.name), ProblemEffect::Note);
+        problem(ImportLogCode::EndArgsDropped, "args of end events not kept (the begin had none)", e.offset, std::string(e.name), ProblemEffect::Note);
     seeTime(s.start, s.start + s.dur);
     t.open.erase(it);
 }
 
-void ChromeTraceParser::addInstant(const ChromeEvent &e) {
+void TraceEventBuffer::addInstant(const TraceEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadTimestamp, "events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     uint32_t track;
@@ -265,13 +267,13 @@ void ChromeTraceParser::addInstant(const ChromeEvent &e) {
         addMemorySample(e);
 }
 
-void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
+void TraceEventBuffer::addMemorySample(const TraceEvent &e) {
     // Device Type 1 is CUDA (ROCm's HIP devices too), 0 the CPU; other allocators are not tracked.
     const int64_t type = e.memDeviceType.value_or(-1);
     if (type != 0 && type != 1)
         return;
     if (!e.totalAllocated || *e.totalAllocated < 0) {
-        problem("[memory] events without a valid Total Allocated: kept as instants, not as memory samples", e.offset);
+        problem(ImportLogCode::BadMemoryTotal, "[memory] events without a valid Total Allocated: kept as instants, not as memory samples", e.offset);
         return;
     }
     MemorySample m;
@@ -281,7 +283,7 @@ void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
     if (type == 1) {
         const int64_t id = e.memDeviceId.value_or(-1);
         if (id < 0 || id > 65535) {
-            problem("[memory] events of a CUDA device with no valid Device Id skipped", e.offset, {}, ProblemEffect::Dropped);
+            problem(ImportLogCode::MemoryWithoutDevice, "[memory] events of a CUDA device with no valid Device Id skipped", e.offset, {}, ProblemEffect::Dropped);
             return;
         }
         m.device = int32_t(id);
@@ -289,9 +291,9 @@ void ChromeTraceParser::addMemorySample(const ChromeEvent &e) {
     m_memorySamples.push_back(m);
 }
 
-void ChromeTraceParser::addCounter(const ChromeEvent &e) {
+void TraceEventBuffer::addCounter(const TraceEvent &e) {
     if (!e.tsNs) {
-        problem("events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadTimestamp, "events without a valid ts skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     seeTime(*e.tsNs, *e.tsNs);
@@ -299,7 +301,7 @@ void ChromeTraceParser::addCounter(const ChromeEvent &e) {
         std::string scratch;
         const auto value = json::parseDouble(json::scalarText(raw, scratch));
         if (!value) {
-            problem("counter values that are not finite numbers skipped", e.offset, std::string(key), ProblemEffect::Dropped);
+            problem(ImportLogCode::BadCounterValue, "counter values that are not finite numbers skipped", e.offset, std::string(key), ProblemEffect::Dropped);
             return true;
         }
         std::string name(e.name);
@@ -317,7 +319,7 @@ void ChromeTraceParser::addCounter(const ChromeEvent &e) {
     m_argsScratch.clear();
 }
 
-void ChromeTraceParser::addMetadata(const ChromeEvent &e) {
+void TraceEventBuffer::addMetadata(const TraceEvent &e) {
     if (e.name == "process_name") {
         if (!e.argName.empty())
             m_processes[std::string(e.pid)].name = std::string(e.argName);
@@ -334,9 +336,9 @@ void ChromeTraceParser::addMetadata(const ChromeEvent &e) {
     }
 }
 
-void ChromeTraceParser::addFlowV1(const ChromeEvent &e) {
+void TraceEventBuffer::addFlowV1(const TraceEvent &e) {
     if (!e.tsNs || e.id.empty()) {
-        problem("flow events without ts or id skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
+        problem(ImportLogCode::BadFlow, "flow events without ts or id skipped", e.offset, std::string(e.name), ProblemEffect::Dropped);
         return;
     }
     FlowEndpoint f;
@@ -354,10 +356,10 @@ void ChromeTraceParser::addFlowV1(const ChromeEvent &e) {
     m_flows.push_back(f);
 }
 
-void ChromeTraceParser::addFlowV2(const ChromeEvent &e, uint32_t slice) {
+void TraceEventBuffer::addFlowV2(const TraceEvent &e, uint32_t slice) {
     const std::string_view bind = !e.bindId.empty() ? e.bindId : e.id;
     if (bind.empty()) {
-        problem("flow_in/flow_out events without bind_id or id ignored", e.offset, std::string(e.name));
+        problem(ImportLogCode::BadFlow, "flow_in/flow_out events without bind_id or id ignored", e.offset, std::string(e.name));
         return;
     }
     FlowEndpoint f;
@@ -377,9 +379,9 @@ void ChromeTraceParser::addFlowV2(const ChromeEvent &e, uint32_t slice) {
     }
 }
 
-void ChromeTraceParser::addAsync(const ChromeEvent &e) {
+void TraceEventBuffer::addAsync(const TraceEvent &e) {
     if (e.ph == 'T') {
-        problem("legacy async step events (T) ignored", e.offset, std::string(e.name), ProblemEffect::Note);
+        problem(ImportLogCode::IgnoredPhase, "legacy async step events (T) ignored", e.offset, std::string(e.name), ProblemEffect::Note);
         return;
     }
     std::string extra(e.cat);
@@ -399,7 +401,7 @@ void ChromeTraceParser::addAsync(const ChromeEvent &e) {
     }
 }
 
-void ChromeTraceParser::finish() {
+void TraceEventBuffer::finish() {
     const int64_t end = hasTimes() ? m_maxEnd : 0;
     for (BufferedTrack &t : m_tracks) {
         for (uint32_t i : t.open) {

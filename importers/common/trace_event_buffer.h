@@ -1,16 +1,16 @@
 #pragma once
-// ChromeTraceParser receives the events of one Chrome trace (from ChromeTraceTokenizer, in file
-// order) and keeps what the store needs in compact form until the whole file is read: one 48-byte
+// TraceEventBuffer, the shared event stage of the trace importers, receives the events of one trace
+// (from ChromeTraceTokenizer or NsysTokenizer, in file order) and keeps what the store needs in compact form until the whole file is read: one 48-byte
 // record per slice (args text goes to ArgsSpill), per-track index lists, B/E and async begin/end
 // matching, flow endpoints, counter samples, process/thread metadata and problem counters. Events
 // arrive unsorted and the time base is only known at the end, so nothing is written here except
-// interned strings. ChromeTraceImporter feeds it; ChromeTraceWriter drains it.
+// interned strings. ChromeTraceImporter and NsysSqliteImporter feed it; TraceEventWriter drains it.
 
-#include "importers/chrome/args_spill.h"
-#include "importers/chrome/chrome_event.h"
-#include "importers/chrome/chunked_array.h"
+#include "importers/common/args_spill.h"
+#include "importers/common/trace_event.h"
+#include "importers/common/chunked_array.h"
 #include "importers/common/step_name_rules.h"
-#include "importers/common/local_string_table.h"
+#include "importers/common/string_interner.h"
 
 #include <cstdint>
 #include <limits>
@@ -106,6 +106,7 @@ struct ThreadMeta {
 enum class ProblemEffect { Note, Warning, Dropped };
 
 struct ImportProblem {  // first occurrence of a kind of problem, logged once with a count
+    ImportLogCode code = ImportLogCode::Unspecified;
     ProblemEffect effect = ProblemEffect::Warning;
     int64_t count = 0;
     int64_t firstOffset = -1;
@@ -118,15 +119,15 @@ struct StepName {
     std::optional<int64_t> number;
 };
 
-class ChromeTraceParser {
+class TraceEventBuffer {
 public:
     // `stepRules` decide which slice names are steps (PyTorch: ProfilerStep#N); it must outlive the buffer.
-    // Names are interned locally (LocalStringTable) while the file is read; the writer maps them to
+    // Names are interned locally (StringInterner) while the file is read; the writer maps them to
     // the store's ids.
-    explicit ChromeTraceParser(LocalStringTable &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
+    explicit TraceEventBuffer(StringInterner &strings, const StepNameRules &stepRules = StepNameRules::profilerSteps())
         : m_strings(strings), m_stepRules(stepRules) {}
 
-    void add(const ChromeEvent &event);
+    void add(const TraceEvent &event);
     // End of input: closes what is still open at the end of the trace (flagged, counted).
     void finish();
 
@@ -141,7 +142,7 @@ public:
     const std::unordered_map<uint32_t, StepName> &stepNames() const { return m_stepNames; }
     const std::map<std::string, ImportProblem> &problems() const { return m_problems; }
     ArgsSpill &args() { return m_args; }
-    const LocalStringTable &strings() const { return m_strings; }
+    StringInterner &strings() const { return m_strings; }
 
     bool hasTimes() const { return m_minTs <= m_maxEnd; }
     int64_t minTs() const { return m_minTs; }
@@ -154,23 +155,23 @@ public:
 private:
     uint32_t trackFor(TrackOrigin origin, std::string_view pid, std::string_view tid,
                       std::string_view extra = {});
-    uint32_t addSlice(uint32_t track, const ChromeEvent &e, int64_t start, int64_t dur, uint16_t flags);
-    void addComplete(const ChromeEvent &e);
-    void addBegin(const ChromeEvent &e, uint32_t track);
-    void addEnd(const ChromeEvent &e, uint32_t track);
-    void addInstant(const ChromeEvent &e);
-    void addCounter(const ChromeEvent &e);
-    void addMemorySample(const ChromeEvent &e);
-    void addMetadata(const ChromeEvent &e);
-    void noteStepName(const ChromeEvent &e, uint32_t nameId);
-    void addFlowV1(const ChromeEvent &e);
-    void addFlowV2(const ChromeEvent &e, uint32_t slice);
-    void addAsync(const ChromeEvent &e);
-    void problem(const std::string &kind, int64_t offset, std::string detail = {},
+    uint32_t addSlice(uint32_t track, const TraceEvent &e, int64_t start, int64_t dur, uint16_t flags);
+    void addComplete(const TraceEvent &e);
+    void addBegin(const TraceEvent &e, uint32_t track);
+    void addEnd(const TraceEvent &e, uint32_t track);
+    void addInstant(const TraceEvent &e);
+    void addCounter(const TraceEvent &e);
+    void addMemorySample(const TraceEvent &e);
+    void addMetadata(const TraceEvent &e);
+    void noteStepName(const TraceEvent &e, uint32_t nameId);
+    void addFlowV1(const TraceEvent &e);
+    void addFlowV2(const TraceEvent &e, uint32_t slice);
+    void addAsync(const TraceEvent &e);
+    void problem(ImportLogCode code, const std::string &kind, int64_t offset, std::string detail = {},
                  ProblemEffect effect = ProblemEffect::Warning);
     void seeTime(int64_t start, int64_t end);
 
-    LocalStringTable &m_strings;
+    StringInterner &m_strings;
     ArgsSpill m_args;
     ChunkedArray<BufferedSlice> m_slices;  // grows without reallocation pauses
     std::vector<BufferedTrack> m_tracks;

@@ -2,7 +2,7 @@
 // ArgsSpill keeps the raw `args` JSON text of every buffered slice until the slices are written,
 // without holding it all in RAM: texts are appended in arrival order to a memory block that is
 // flushed to an anonymous temporary file when it fills, and read back once, in the same order.
-// Owned by ChromeTraceParser; read by ChromeTraceWriter.
+// Owned by TraceEventBuffer; read by TraceEventWriter.
 
 #include <cstdint>
 #include <cstdio>

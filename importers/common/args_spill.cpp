@@ -1,4 +1,4 @@
-#include "importers/chrome/args_spill.h"
+#include "importers/common/args_spill.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,7 +1,9 @@
 #pragma once
-// ChromeEvent is one trace event as ChromeTraceTokenizer hands it out; ChromeTraceHeader holds the
-// top-level keys of the object form that matter to the importer. Views point into the tokenizer's
-// buffers and stay valid only until the next call to ChromeTraceTokenizer::next().
+// TraceEvent is one trace event in the Chrome trace event model (phase, name, pid/tid, ts/dur, ids,
+// args), the shared input of TraceEventBuffer: ChromeTraceTokenizer hands them out as it reads JSON
+// (also TensorFlow's trace_viewer JSON), NsysTokenizer builds them from an Nsight Systems export.
+// TraceHeader holds the trace-wide facts (time base, rank, devices) TraceEventWriter uses. Views
+// point into the producer's buffers and stay valid only until it hands out the next event.
 
 #include <cstdint>
 #include <optional>
@@ -12,7 +14,7 @@
 
 namespace stepscope {
 
-struct ChromeEvent {
+struct TraceEvent {
     char ph = 0;                 // phase letter; 0 when absent (e.g. an empty {} element), '?' when longer
     std::string_view phText;     // the phase as written (to name an unknown one such as "XX")
     std::string_view name;
@@ -50,20 +52,20 @@ struct ChromeEvent {
     int64_t offset = 0;          // decompressed byte offset of the event's '{'
 };
 
-struct ChromeDeviceProperty {
+struct TraceDeviceProperty {
     int64_t id = 0;
     std::string name;
     std::optional<int64_t> totalGlobalMem;  // bytes
 };
 
-struct ChromeTraceHeader {
+struct TraceHeader {
     bool objectForm = false;
     std::optional<int64_t> baseTimeNs;          // Kineto baseTimeNanoseconds
     std::string displayTimeUnit;                // display hint only; ts stays µs
     std::optional<int64_t> rank;                // distributedInfo.rank
     std::optional<int64_t> worldSize;
     std::string backend;                        // distributedInfo.backend
-    std::vector<ChromeDeviceProperty> devices;  // deviceProperties (or computeProperties)
+    std::vector<TraceDeviceProperty> devices;  // deviceProperties (or computeProperties)
     std::string traceName;
     std::string hostName;                       // Kineto site key host_name
     std::optional<int64_t> schemaVersion;       // Kineto writes 1

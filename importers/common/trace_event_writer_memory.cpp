@@ -1,17 +1,17 @@
-// Memory series of ChromeTraceWriter: PyTorch's allocator "[memory]" instants (profile_memory=True)
+// Memory series of TraceEventWriter: PyTorch's allocator "[memory]" instants (profile_memory=True)
 // become metric series — gpu_mem_allocated and gpu_mem_reserved per CUDA device, cpu_mem_allocated /
 // cpu_mem_reserved for the CPU allocator — in bytes, each sample the allocator's total after the
 // event (a step function: period 0, the value holds until the next sample). The device's size
 // (deviceProperties totalGlobalMem) becomes a constant gpu_mem_total series over the same span, the
 // capacity the views draw and the batch-size headroom (MemoryHeadroom) divides.
-#include "importers/chrome/chrome_trace_writer.h"
+#include "importers/common/trace_event_writer.h"
 
 #include <algorithm>
 #include <map>
 
 namespace stepscope {
 
-bool ChromeTraceWriter::writeMemory() {
+bool TraceEventWriter::writeMemory() {
     const std::vector<MemorySample> &all = m_buf.memorySamples();
     if (all.empty())
         return true;
@@ -37,7 +37,7 @@ bool ChromeTraceWriter::writeMemory() {
         if (!gpu)
             continue;
         const auto prop = std::find_if(m_header.devices.begin(), m_header.devices.end(),
-                                       [id = device](const ChromeDeviceProperty &d) { return d.id == id; });
+                                       [id = device](const TraceDeviceProperty &d) { return d.id == id; });
         if (prop != m_header.devices.end() && prop->totalGlobalMem && *prop->totalGlobalMem > 0) {
             const int64_t total = m_w.addMetricSeries(m_ctx.sourceId(), m_run.name, "gpu_mem_total", dev, "B", 0);
             m_w.addMetricSample(total, samples.front()->t + base, double(*prop->totalGlobalMem));

@@ -1,5 +1,5 @@
 #pragma once
-// ChromeTraceWriter turns a filled ChromeTraceParser into session rows for one run: it picks the
+// TraceEventWriter turns a filled TraceEventBuffer into session rows for one run: it picks the
 // time base (Kineto baseTimeNanoseconds, SageMaker start time, absolute epoch µs, or none),
 // classifies tracks (host thread / GPU stream with its device from process labels or names, or
 // other), nests each track with SliceNester (overflow rows counted, never dropped), binds flow
@@ -10,12 +10,12 @@
 // Slice and flow rows are built on a producer thread (args read back, flows sorted and paired)
 // and handed in batches through a BoundedQueue to the calling thread, which only inserts them
 // (BulkRowInserter) and polls cancel / reports progress; the two overlap on two cores.
-// Called by ChromeTraceImporter inside the caller's transaction, on the caller's thread.
+// Called by ChromeTraceImporter and NsysSqliteImporter inside the caller's transaction, on the caller's thread.
 
-#include "importers/chrome/bounded_queue.h"
+#include "importers/common/bounded_queue.h"
 #include "models/store/bulk_row_inserter.h"
-#include "importers/chrome/chrome_event.h"
-#include "importers/chrome/chrome_trace_parser.h"
+#include "importers/common/trace_event.h"
+#include "importers/common/trace_event_buffer.h"
 #include "importers/common/import_context.h"
 
 #include <algorithm>
@@ -30,9 +30,9 @@ namespace stepscope {
 
 class SliceNester;
 
-class ChromeTraceWriter {
+class TraceEventWriter {
 public:
-    ChromeTraceWriter(ImportContext &ctx, ChromeTraceParser &buffer, const ChromeTraceHeader &header,
+    TraceEventWriter(ImportContext &ctx, TraceEventBuffer &buffer, const TraceHeader &header,
                       std::string runName);
 
     // False when cancelled part-way (the caller rolls back). The cancel flag is polled, and the
@@ -72,13 +72,13 @@ private:
     void classifyTracks();
     bool nestTracks();
     bool bindFlows(uint32_t track, const SliceNester &nester, size_t &cursor);  // false once cancelled
-    // Slices and flows: producer thread + bulk inserts on this thread (chrome_trace_writer_rows.cpp).
+    // Slices and flows: producer thread + bulk inserts on this thread (trace_event_writer_rows.cpp).
     bool writeRows();
     void produceRows(RowQueue &ready, RowQueue &spare);
     bool produceSliceRows(const EmitRows &emit, PendingRows &batch);
     bool produceFlowRows(const EmitRows &emit, PendingRows &batch, const std::function<bool()> &keepGoing);
     bool writeCounters();
-    bool writeMemory();  // allocator [memory] instants -> metric series (chrome_trace_writer_memory.cpp)
+    bool writeMemory();  // allocator [memory] instants -> metric series (trace_event_writer_memory.cpp)
     bool writeSteps();
     bool writeTrainFunctionSteps();  // a run without step markers: TensorFlow's training function
     void logProblems();
@@ -116,8 +116,8 @@ private:
 
     ImportContext &m_ctx;
     SessionWriter &m_w;
-    ChromeTraceParser &m_buf;
-    const ChromeTraceHeader &m_header;
+    TraceEventBuffer &m_buf;
+    const TraceHeader &m_header;
     std::string m_runName;
     RunInfo m_run;
     int64_t m_runId = 0;

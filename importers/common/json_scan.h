@@ -2,7 +2,7 @@
 // JsonScan: the small, allocation-free JSON scanning primitives the Chrome-trace tokenizer is built
 // on (skip a value, read a string with unescaping into caller scratch, read numbers). Every function
 // works on a [p, end) range that may stop in the middle of a value: it then answers Incomplete, so a
-// streaming caller can fetch more bytes and retry. Also used by ChromeTraceParser to walk the
+// streaming caller can fetch more bytes and retry. Also used by TraceEventBuffer to walk the
 // members of an event's raw `args` text (counters).
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // copies what it holds, so appending millions of records costs no reallocation pause (a vector
 // doubling from 100 to 200 MB stalls the parse for tens of ms and briefly holds both copies) and
 // references to elements stay valid. Indexing is one shift and one mask; iterators are random
-// access, so std::stable_sort and std::inplace_merge work on it. Holds ChromeTraceParser's slice
+// access, so std::stable_sort and std::inplace_merge work on it. Holds TraceEventBuffer's slice
 // records and flow endpoints.
 
 #include <compare>

@@ -1,9 +1,9 @@
-// Flow binding and flow rows of ChromeTraceWriter. v1 flows (s/t/f) bind to the slice enclosing
+// Flow binding and flow rows of TraceEventWriter. v1 flows (s/t/f) bind to the slice enclosing
 // their timestamp on their thread (f without bp "e": the next slice to start); ac2g flows prefer,
 // on that chain, the slice whose correlation equals the flow id, which pins the runtime launch and
 // the kernel exactly. v2 flows (bind_id + flow_out/flow_in) are bound to their own slice already.
-// Flow rows are built on the writer's producer thread (see chrome_trace_writer_rows.cpp).
-#include "importers/chrome/chrome_trace_writer.h"
+// Flow rows are built on the writer's producer thread (see trace_event_writer_rows.cpp).
+#include "importers/common/trace_event_writer.h"
 
 #include "importers/common/slice_nester.h"
 
@@ -27,7 +27,7 @@ int phaseRank(char phase) {
 
 } // namespace
 
-bool ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t &cursor) {
+bool TraceEventWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t &cursor) {
     auto &flows = m_buf.flows();
     const BufferedTrack &t = m_buf.tracks()[ti];
     const auto &slices = m_buf.slices();
@@ -63,7 +63,7 @@ bool ChromeTraceWriter::bindFlows(uint32_t ti, const SliceNester &nester, size_t
     return true;
 }
 
-bool ChromeTraceWriter::produceFlowRows(const EmitRows &emit, PendingRows &batch,
+bool TraceEventWriter::produceFlowRows(const EmitRows &emit, PendingRows &batch,
                                         const std::function<bool()> &keepGoing) {
     auto &flows = m_buf.flows();
     // seq is unique, so this order is total and the stable sort gives what std::sort would.

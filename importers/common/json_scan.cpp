@@ -1,4 +1,4 @@
-#include "importers/chrome/json_scan.h"
+#include "importers/common/json_scan.h"
 
 #include "models/store/ns_range.h"
 
