@@ -1,8 +1,9 @@
 #pragma once
 // StepNameRules decides which slice names mark training steps and with which number, from the rules
-// of resources/rules/step_ranges.tsv (its header explains the file). The trace buffer asks it once
-// per distinct name; the writer keeps only the steps of the best (first) rule a run matched.
-// PyTorch traces use profilerSteps() (ProfilerStep#N only); Nsight Systems exports the whole file.
+// of resources/rules/step_ranges.tsv (its header explains the file). The trace buffer and the XPlane
+// line writer ask it once per distinct name; StepDetector keeps only the steps of the best (first)
+// rule a run matched. PyTorch traces use profilerSteps() (ProfilerStep#N only); Nsight Systems
+// exports and XPlane profiles the whole file.
 // Copies share the compiled expressions.
 
 #include <cstdint>

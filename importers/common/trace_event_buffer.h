@@ -142,6 +142,7 @@ public:
     const std::unordered_map<uint32_t, StepName> &stepNames() const { return m_stepNames; }
     const std::map<std::string, ImportProblem> &problems() const { return m_problems; }
     ArgsSpill &args() { return m_args; }
+    const StepNameRules &stepRules() const { return m_stepRules; }
     StringInterner &strings() const { return m_strings; }
 
     bool hasTimes() const { return m_minTs <= m_maxEnd; }

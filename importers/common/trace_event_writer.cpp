@@ -6,8 +6,8 @@
 #include "importers/common/json_scan.h"
 #include "models/store/ns_range.h"
 #include "models/store/rank_in_name.h"
-#include "models/store/train_function_steps.h"
 #include "importers/common/slice_nester.h"
+#include "importers/common/step_detector.h"
 
 #include <algorithm>
 #include <map>
@@ -287,76 +287,25 @@ bool TraceEventWriter::writeCounters() {
 bool TraceEventWriter::writeSteps() {
     const auto &names = m_buf.stepNames();
     const auto &slices = m_buf.slices();
-    // The best rule any host slice matched: a loop marked twice is counted once.
-    int best = INT32_MAX;
-    for (size_t i = 0; i < slices.size() && !names.empty(); ++i) {
-        if (!tick())
-            return false;
-        const auto it = names.find(slices[i].nameId);
-        if (it != names.end() && m_tracks[slices[i].track].kind != TrackKind::GpuStream)
-            best = std::min(best, it->second.rule);
-    }
-    if (best == INT32_MAX)
-        return writeTrainFunctionSteps();
-    std::map<int64_t, std::pair<int64_t, int64_t>> steps;  // N → (start, dur), earliest wins
-    std::vector<std::pair<int64_t, int64_t>> unnumbered;    // (start, dur), numbered by time below
-    int64_t duplicates = 0;
-    for (size_t i = 0; i < slices.size(); ++i) {
-        const BufferedSlice &s = slices[i];
-        const auto it = names.find(s.nameId);
-        if (it == names.end() || it->second.rule != best || m_tracks[s.track].kind == TrackKind::GpuStream)
-            continue;  // the gpu_user_annotation copy of a step is not the step
-        if (!it->second.number) {
-            unnumbered.emplace_back(s.start - m_shift, s.dur);
-            continue;
-        }
-        auto [pos, inserted] = steps.emplace(*it->second.number, std::make_pair(s.start - m_shift, s.dur));
-        if (!inserted) {
-            ++duplicates;
-            if (s.start - m_shift < pos->second.first)
-                pos->second = {s.start - m_shift, s.dur};
-        }
-    }
-    std::sort(unnumbered.begin(), unnumbered.end());
-    for (size_t k = 0; k < unnumbered.size(); ++k)
-        steps.emplace(int64_t(k), unnumbered[k]);
-    for (const auto &[n, span] : steps)
-        m_w.addStep(m_runId, n, span.first, span.second);
-    m_stepsWritten = int64_t(steps.size());
-    m_w.setStepSource(m_runId, StepSource::Markers);
-    if (!unnumbered.empty())
-        m_ctx.info(ImportLogCode::UnnumberedSteps, "", std::to_string(unnumbered.size()) + " step ranges carry no number: numbered 0.." +
-                           std::to_string(unnumbered.size() - 1) + " in time order");
-    if (duplicates > 0)
-        m_ctx.warn(ImportLogCode::DuplicateStep, "", std::to_string(duplicates) + " step slices repeat a step number; the earliest is kept");
-    return true;
-}
-
-bool TraceEventWriter::writeTrainFunctionSteps() {
-    const auto &slices = m_buf.slices();
-    using Role = TrainFunctionSteps::Role;
+    StepDetector steps(m_buf.stepRules());
     std::vector<uint8_t> roles(m_buf.strings().size() + 1, 0);  // by name id: 0 unknown, else Role + 1
-    TrainFunctionSteps finder;
     for (size_t i = 0; i < slices.size(); ++i) {
         if (!tick())
             return false;
         const BufferedSlice &s = slices[i];
+        // The gpu_user_annotation copy of a step is not the step, nor is GPU work a training function.
         if (m_tracks[s.track].kind == TrackKind::GpuStream || s.nameId == 0)
             continue;
+        if (const auto it = names.find(s.nameId); it != names.end()) {
+            steps.addCandidate(it->second.rule, it->second.number, s.start - m_shift, s.dur);
+            continue;
+        }
         uint8_t &role = roles[s.nameId];
         if (role == 0)
             role = uint8_t(TrainFunctionSteps::roleOf(m_buf.strings().text(s.nameId))) + 1;
-        if (role != uint8_t(Role::None) + 1)
-            finder.add(Role(role - 1), s.start - m_shift, s.start - m_shift + s.dur);
+        steps.addTrainFunctionSpan(TrainFunctionSteps::Role(role - 1), s.start - m_shift, s.dur);
     }
-    const std::vector<StepRow> steps = finder.steps();
-    for (const StepRow &step : steps)
-        m_w.addStep(m_runId, step.step, step.startNs, step.durNs);
-    m_stepsWritten = int64_t(steps.size());
-    m_w.setStepSource(m_runId, steps.empty() ? StepSource::WholeTrace : StepSource::TfTrainFunction);
-    if (!steps.empty())
-        m_ctx.info(ImportLogCode::StepSourceNote, "", std::to_string(steps.size()) +
-                           " steps from the executions of the TensorFlow training function (the trace has no step markers)");
+    m_stepsWritten = steps.write(m_ctx, m_runId, {});
     return true;
 }
 

@@ -79,8 +79,7 @@ private:
     bool produceFlowRows(const EmitRows &emit, PendingRows &batch, const std::function<bool()> &keepGoing);
     bool writeCounters();
     bool writeMemory();  // allocator [memory] instants -> metric series (trace_event_writer_memory.cpp)
-    bool writeSteps();
-    bool writeTrainFunctionSteps();  // a run without step markers: TensorFlow's training function
+    bool writeSteps();  // through StepDetector: the step rules' names, else the training function
     void logProblems();
     // Counts `units` of work done; every kPollUnits units checks the clock (progress) and the cancel
     // flag. False once cancelled.

@@ -8,7 +8,7 @@
 // host-thread tracks and `/device:GPU:N` / `/device:TPU:N` lines into gpu_stream tracks of device N
 // (derived lines such as "Steps" or "XLA Ops" become their own tracks of kind other), writes each
 // line through XPlaneLineWriter, then links host launches to device activities that share a
-// `correlation_id` (flow rows) and writes the steps XPlaneStepFinder chose. Malformed bytes stop the
+// `correlation_id` (flow rows) and writes the steps StepDetector chose. Malformed bytes stop the
 // walk with an error naming the byte offset; everything decoded before it is kept (status partial,
 // or failed when nothing was). Registered in ImporterRegistry; called by logdir discovery and the CLI.
 // Which profile run of a logdir to import is decided before, by ProfileRunSelector.

@@ -24,10 +24,16 @@ std::optional<int64_t> integerName(std::string_view name) {
     return std::nullopt;
 }
 
+// A host event that roots a step's group (TensorFlow's TraceContext, train…): with a group_id it is
+// a step candidate numbered by the group.
+bool isStepGroupRootName(std::string_view name) {
+    return name == "TraceContext" || name.starts_with("train") || name.starts_with("Train");
+}
+
 } // namespace
 
 XPlaneLineWriter::XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneTokenizer &reader,
-                                   XPlaneLinks &links, XPlaneStepFinder &steps)
+                                   XPlaneLinks &links, StepDetector &steps)
     : m_ctx(ctx), m_strings(strings), m_reader(reader), m_links(links), m_steps(steps) {}
 
 bool XPlaneLineWriter::write(const WireSpan &line, const XPlaneIndex &index, XLineKind kind, int64_t trackId,
@@ -210,22 +216,41 @@ int64_t XPlaneLineWriter::categoryFor(XLineKind kind, const EventFacts &facts, s
 }
 
 void XPlaneLineWriter::noteStep(XLineKind kind, const Pending &p, const EventFacts &facts, std::string_view name) {
+    // Step candidates by class: the profiler's step_num stats before every name rule, the rules of
+    // step_ranges.tsv (ProfilerStep#N first), then the device "Steps" line, then group roots.
     if (kind == XLineKind::HostThread) {
-        if (facts.stepNum) {
-            m_steps.add(XPlaneStepFinder::Source::HostStepMarker, *facts.stepNum, p.start, p.dur);
-        } else if (const int64_t n = XPlaneStepFinder::profilerStepNumber(name); n >= 0) {
-            m_steps.add(XPlaneStepFinder::Source::HostStepMarker, n, p.start, p.dur);
-        } else if (facts.groupId && (facts.stepRoot || XPlaneStepFinder::isGroupRootName(name))) {
-            m_steps.add(XPlaneStepFinder::Source::GroupRoot, *facts.groupId, p.start, p.dur);
+        std::optional<StepMatch> match;
+        if (!facts.stepNum) {
+            auto [it, inserted] = m_stepMatches.try_emplace(p.nameId);
+            if (inserted)
+                it->second = m_steps.rules().match(name);
+            match = it->second;
         }
-        m_steps.addTrainFunctionSpan(name, p.start, p.dur);
+        if (facts.stepNum) {
+            m_steps.addCandidate(kStepNumClass, *facts.stepNum, p.start, p.dur);
+        } else if (match && !match->badNumber) {
+            m_steps.addCandidate(match->rule, match->number, p.start, p.dur);
+        } else if (facts.groupId && (facts.stepRoot || isStepGroupRootName(name))) {
+            m_steps.addCandidate(m_steps.classAfterRules(kGroupRootClass), *facts.groupId, p.start, p.dur);
+        }
+        m_steps.addTrainFunctionSpan(TrainFunctionSteps::roleOf(name), p.start, p.dur);
     } else if (kind == XLineKind::DeviceSteps) {
         std::optional<int64_t> n = facts.stepNum ? facts.stepNum : facts.groupId;
         if (!n)
             n = integerName(name);
         if (n)
-            m_steps.add(XPlaneStepFinder::Source::DeviceStepsLine, *n, p.start, p.dur);
+            m_steps.addCandidate(m_steps.classAfterRules(kDeviceStepsClass), *n, p.start, p.dur);
     }
+}
+
+std::string XPlaneLineWriter::stepClassName(const StepDetector &steps, int stepClass) {
+    if (stepClass == kStepNumClass)
+        return "host step markers (step_num)";
+    if (stepClass == steps.classAfterRules(kDeviceStepsClass))
+        return "the device \"Steps\" line";
+    if (stepClass == steps.classAfterRules(kGroupRootClass))
+        return "host step roots with group_id";
+    return "host ranges of step rule " + std::to_string(stepClass + 1) + " (" + steps.rules().origin() + ")";
 }
 
 void XPlaneLineWriter::writeStreamed(XLineKind kind, int64_t trackId, const Pending &p) {

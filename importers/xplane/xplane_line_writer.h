@@ -3,7 +3,7 @@
 // (name through the plane's metadata, stats into args JSON, time = line base + offset_ps, duration_ps,
 // both converted to ns with floor rounding and no int64 overflow), nests the line with SliceNester
 // (overflow rows kept and counted), writes the slices parents-first, and hands correlation ids and
-// step markers to the shared XPlaneLinks / XPlaneStepFinder. Aggregated events (num_occurrences) are
+// step candidates to the shared XPlaneLinks / StepDetector. Aggregated events (num_occurrences) are
 // counted, not written. A line whose events already come in nesting order (by start, the longer first
 // on a tie, each inside or after the one open before it: what profilers write) is streamed: a first
 // walk over the events' times only checks that, then each event is written as it is decoded, nested
@@ -18,10 +18,11 @@
 #include "importers/common/slice_nester.h"
 #include "importers/common/string_interner.h"
 #include "importers/xplane/xplane_plane_index.h"
-#include "importers/xplane/xplane_step_finder.h"
+#include "importers/common/step_detector.h"
 #include "importers/xplane/xplane_tokenizer.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,7 +60,7 @@ struct XPlaneLineCounts {
 class XPlaneLineWriter {
 public:
     XPlaneLineWriter(ImportContext &ctx, StringInterner &strings, XPlaneTokenizer &reader, XPlaneLinks &links,
-                     XPlaneStepFinder &steps);
+                     StepDetector &steps);
 
     // baseNs: the line's timestamp_ns already moved onto the run's time base. False when the bytes
     // are malformed (reader.error() says where) or the import was cancelled; slices decoded before
@@ -68,6 +69,13 @@ public:
                const std::string &trackName);
 
     const XPlaneLineCounts &counts() const { return m_counts; }
+
+    // XPlane's own step candidate classes (StepDetector): step_num stats before every rule, the device
+    // "Steps" line and group roots after them; and the words for a class in the import log.
+    static constexpr int kStepNumClass = -1;
+    static constexpr int kDeviceStepsClass = 0;  // classAfterRules(0)
+    static constexpr int kGroupRootClass = 1;    // classAfterRules(1)
+    static std::string stepClassName(const StepDetector &steps, int stepClass);
 
 private:
     struct Pending {
@@ -109,7 +117,8 @@ private:
     StringInterner &m_strings;
     XPlaneTokenizer &m_reader;
     XPlaneLinks &m_links;
-    XPlaneStepFinder &m_steps;
+    StepDetector &m_steps;
+    std::unordered_map<int64_t, std::optional<StepMatch>> m_stepMatches;  // by name id: the step rule it matches
     XPlaneLineCounts m_counts;
     xplane_wire::XEvent m_event;
     std::vector<Pending> m_pending;

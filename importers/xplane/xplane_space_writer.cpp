@@ -42,7 +42,8 @@ std::string lineName(const XLineHeader &line) {
 
 XPlaneSpaceWriter::XPlaneSpaceWriter(ImportContext &ctx, XPlaneTokenizer &reader, std::string runName,
                                      std::string host)
-    : m_ctx(ctx), m_reader(reader), m_lineWriter(ctx, m_strings, reader, m_links, m_stepFinder) {
+    : m_ctx(ctx), m_reader(reader), m_stepRules(StepNameRules::load()), m_stepDetector(m_stepRules),
+      m_lineWriter(ctx, m_strings, reader, m_links, m_stepDetector) {
     m_run.name = std::move(runName);
     m_run.host = std::move(host);
 }
@@ -58,10 +59,9 @@ bool XPlaneSpaceWriter::write(const XSpaceHeader &space) {
     ensureRun();
     writeFlows();
     writeMemory();
-    std::string from;
-    m_steps = m_stepFinder.write(m_ctx.writer(), m_runId, from);
-    if (m_steps > 0)
-        m_ctx.info(ImportLogCode::StepSourceNote, "", std::to_string(m_steps) + " steps from " + from);
+    m_steps = m_stepDetector.write(m_ctx, m_runId, [this](int stepClass) {
+        return XPlaneLineWriter::stepClassName(m_stepDetector, stepClass);
+    });
     logSummary();
     return !m_ctx.cancelled();
 }

@@ -11,7 +11,6 @@
 #include "importers/common/string_interner.h"
 #include "importers/xplane/xplane_line_writer.h"
 #include "importers/xplane/xplane_plane_index.h"
-#include "importers/xplane/xplane_step_finder.h"
 #include "importers/xplane/xplane_tokenizer.h"
 
 #include <memory>
@@ -59,7 +58,8 @@ private:
     XPlaneTokenizer &m_reader;
     StringInterner m_strings;
     XPlaneLinks m_links;
-    XPlaneStepFinder m_stepFinder;
+    StepNameRules m_stepRules;  // step_ranges.tsv (or STEPSCOPE_STEP_RULES)
+    StepDetector m_stepDetector;
     XPlaneLineWriter m_lineWriter;
     std::vector<std::unique_ptr<Plane>> m_planes;
     RunInfo m_run;
