@@ -15,10 +15,10 @@ public:
     explicit ImportLogView(SessionModel *session, QWidget *parent = nullptr);
     void reload();
 
+    static constexpr int kMessageColumn = 4;  // Severity, Code, File, Position, Message
+
 protected:
     void paintEvent(QPaintEvent *event) override;
-
-    static constexpr int kMessageColumn = 4;
 
 private:
     SessionModel *m_session;
