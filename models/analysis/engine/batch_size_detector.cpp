@@ -1,5 +1,6 @@
 #include "models/analysis/engine/batch_size_detector.h"
 
+#include "models/store/analysis_input_reader.h"
 #include "models/store/slice_args.h"
 
 #include <algorithm>
@@ -39,17 +40,13 @@ std::optional<DetectedBatchSize> BatchSizeDetector::detect(const TraceData &trac
         if (const int k = candidateKind(text)) kindOf.emplace(id, k);
     if (kindOf.empty() || steps.steps.empty()) return std::nullopt;
 
-    SqliteStatement st(store.db(), "SELECT args FROM slice WHERE track_id = ?1 AND start_ns = ?2 AND name_id = ?3 "
-                                   "AND args IS NOT NULL LIMIT 1");
+    SliceArgsLookup argsOf(store);
     int lookups = 0;
     auto dimsOf = [&](const TraceSlice &s) -> std::optional<std::vector<int64_t>> {
         ++lookups;
-        st.bind(1, trace.tracks[size_t(s.track)].id);
-        st.bind(2, s.start - run.timeBaseNs);
-        st.bind(3, int64_t(s.nameId));
         std::optional<std::vector<int64_t>> dims;
-        if (st.step()) dims = slice_args::firstInputDims(st.columnText(0));
-        st.reset();
+        if (const auto args = argsOf.at(trace.tracks[size_t(s.track)].id, s.start - run.timeBaseNs, int64_t(s.nameId)))
+            dims = slice_args::firstInputDims(*args);
         if (dims && (dims->size() < 2 || dims->front() <= 0)) dims.reset();
         return dims;
     };

@@ -5,6 +5,7 @@
 #include "models/analysis/rules/finding_rule_ids.h"
 #include "models/analysis/engine/interval_set.h"
 #include "models/analysis/engine/run_analysis.h"
+#include "models/store/analysis_input_reader.h"
 #include "models/store/slice_args.h"
 
 #include <algorithm>
@@ -99,45 +100,37 @@ std::vector<CollectiveStat> CollectiveStatsAnalyzer::analyze(const TraceData &tr
 
     // The args of the collective kernels, and of the record_param_comms ops whose launches they are.
     std::unordered_map<int32_t, CallArgs> argsOf;  // slice index -> what its args say
-    auto readTrack = [&](const TraceTrack &t, SqliteStatement &st) {
-        st.bind(1, t.id);
-        st.bind(2, start - run.timeBaseNs);
-        st.bind(3, end - run.timeBaseNs);
-        const auto begin = trace.slices.begin() + ptrdiff_t(t.first), last = begin + ptrdiff_t(t.count);
-        while (st.step()) {
-            const int64_t at = st.columnInt(0) + run.timeBaseNs;
-            const int32_t name = int32_t(st.columnInt(1));
+    // The args of the slices named `names` on the host or GPU tracks, matched to the loaded slices by
+    // start and name.
+    const AnalysisInputReader reader(store);
+    auto readArgsOf = [&](bool gpu, const std::vector<int32_t> &names) {
+        std::vector<const TraceTrack *> tracks;
+        std::vector<int64_t> trackIds;
+        for (const TraceTrack &t : trace.tracks)
+            if (t.gpu == gpu) tracks.push_back(&t), trackIds.push_back(t.id);
+        reader.argsInRange(trackIds, start - run.timeBaseNs, end - run.timeBaseNs, names,
+                           [&](size_t ti, int64_t startNs, int32_t name, const std::string &args) {
+            const TraceTrack &t = *tracks[ti];
+            const int64_t at = startNs + run.timeBaseNs;
+            const auto begin = trace.slices.begin() + ptrdiff_t(t.first), last = begin + ptrdiff_t(t.count);
             for (auto it = std::lower_bound(begin, last, at, [](const TraceSlice &s, int64_t v) { return s.start < v; });
                  it != last && it->start == at; ++it)
                 if (it->nameId == name) {
-                    argsOf.emplace(int32_t(it - trace.slices.begin()), readArgs(st.columnText(2)));
+                    argsOf.emplace(int32_t(it - trace.slices.begin()), readArgs(args));
                     break;
                 }
-        }
-        st.reset();
+        });
     };
-    std::string kernelIds, commsIds;
-    {
-        std::vector<int32_t> names;
-        for (const int32_t i : calls) names.push_back(trace.slices[size_t(i)].nameId);
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        for (const int32_t n : names) kernelIds += (kernelIds.empty() ? "" : ",") + std::to_string(n);
-        for (const auto &[id, s] : trace.strings)
-            if (s == "record_param_comms") commsIds += (commsIds.empty() ? "" : ",") + std::to_string(id);
-    }
-    {
-        SqliteStatement st(store.db(), "SELECT start_ns, name_id, args FROM slice WHERE track_id = ?1 AND start_ns >= ?2 AND "
-                                       "start_ns < ?3 AND args IS NOT NULL AND name_id IN (" + kernelIds + ")");
-        for (const TraceTrack &t : trace.tracks)
-            if (t.gpu) readTrack(t, st);
-    }
+    std::vector<int32_t> kernelNames, commsNames;
+    for (const int32_t i : calls) kernelNames.push_back(trace.slices[size_t(i)].nameId);
+    std::sort(kernelNames.begin(), kernelNames.end());
+    kernelNames.erase(std::unique(kernelNames.begin(), kernelNames.end()), kernelNames.end());
+    for (const auto &[id, s] : trace.strings)
+        if (s == "record_param_comms") commsNames.push_back(id);
+    readArgsOf(true, kernelNames);
     std::unordered_map<int64_t, int32_t> launches;  // correlation -> host launch call
-    if (!commsIds.empty()) {
-        SqliteStatement st(store.db(), "SELECT start_ns, name_id, args FROM slice WHERE track_id = ?1 AND start_ns >= ?2 AND "
-                                       "start_ns < ?3 AND args IS NOT NULL AND name_id IN (" + commsIds + ")");
-        for (const TraceTrack &t : trace.tracks)
-            if (!t.gpu) readTrack(t, st);
+    if (!commsNames.empty()) {
+        readArgsOf(false, commsNames);
         for (size_t i = 0; i < trace.slices.size(); ++i)
             if (!trace.slices[i].gpu && trace.slices[i].correlation >= 0) launches.emplace(trace.slices[i].correlation, int32_t(i));
     }

@@ -1,5 +1,7 @@
 #include "models/analysis/engine/metric_data.h"
 
+#include "models/store/analysis_input_reader.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,18 +23,14 @@ std::vector<double> MetricData::values(const std::string &name, int64_t lo, int6
 
 MetricCatalog MetricCatalog::load(const SessionStore &store) {
     MetricCatalog c;
-    SqliteStatement st(store.db(),
-        "SELECT ms.id, ms.run, ms.name, ms.unit, ms.device, COALESCE(o.clock_offset_ns, 0) "
-        "FROM metric_series ms JOIN source so ON so.id = ms.source_id "
-        "LEFT JOIN source_setting o ON o.path = so.path ORDER BY ms.id");
-    while (st.step()) {
+    for (MetricSeriesEntry &e : AnalysisInputReader(store).metricSeries()) {
         Series s;
-        s.id = st.columnInt(0);
-        s.name = st.columnText(2);
-        s.unit = st.columnText(3);
-        s.device = st.columnIsNull(4) ? -1 : int(st.columnInt(4));
-        s.offsetNs = st.columnInt(5);
-        c.m_byRun[st.columnText(1)].push_back(c.m_series.size());
+        s.id = e.id;
+        s.name = std::move(e.name);
+        s.unit = std::move(e.unit);
+        s.device = e.device ? int(*e.device) : -1;
+        s.offsetNs = e.offsetNs;
+        c.m_byRun[e.run].push_back(c.m_series.size());
         c.m_series.push_back(std::move(s));
     }
     return c;
@@ -57,22 +55,24 @@ std::vector<const MetricCatalog::Series *> MetricCatalog::forRun(const RunRow &r
 
 MetricData MetricData::load(const SessionStore &store, const MetricCatalog &catalog, const RunRow &run, bool singleRun) {
     MetricData d;
-    SqliteStatement st(store.db(), "SELECT t_ns, value FROM metric_sample WHERE series_id = ?1 ORDER BY t_ns");
-    for (const MetricCatalog::Series *s : catalog.forRun(run, singleRun)) {
-        MetricTrack *track = nullptr;  // made at the first sample: a series without samples adds no track
-        st.bind(1, s->id);
-        while (st.step()) {
-            if (!track) {
-                auto &list = d.series[s->name];
-                // Several sources may hold the same device's series: append to it.
-                auto it = std::find_if(list.begin(), list.end(), [&](const MetricTrack &x) { return x.device == s->device; });
-                track = it != list.end() ? &*it : &list.emplace_back(MetricTrack{s->name, s->unit, s->device, {}});
-            }
-            const double v = st.columnDouble(1);
-            if (std::isfinite(v)) track->points.push_back({st.columnInt(0) + s->offsetNs, v});
+    const std::vector<const MetricCatalog::Series *> picked = catalog.forRun(run, singleRun);
+    std::vector<int64_t> ids;
+    for (const MetricCatalog::Series *s : picked) ids.push_back(s->id);
+    // The samples come series by series: `track` is series `current`'s, made at its first sample (a
+    // series without samples adds no track) and used only until the next series' first.
+    MetricTrack *track = nullptr;
+    size_t current = picked.size();
+    AnalysisInputReader(store).metricSamples(ids, [&](size_t i, int64_t t, double v) {
+        const MetricCatalog::Series *s = picked[i];
+        if (i != current) {
+            current = i;
+            auto &list = d.series[s->name];
+            // Several sources may hold the same device's series: append to it.
+            auto it = std::find_if(list.begin(), list.end(), [&](const MetricTrack &x) { return x.device == s->device; });
+            track = it != list.end() ? &*it : &list.emplace_back(MetricTrack{s->name, s->unit, s->device, {}});
         }
-        st.reset();
-    }
+        if (std::isfinite(v)) track->points.push_back({t + s->offsetNs, v});
+    });
     for (auto &[name, list] : d.series)
         for (MetricTrack &t : list)
             std::stable_sort(t.points.begin(), t.points.end(), [](const MetricPoint &a, const MetricPoint &b) { return a.t < b.t; });

@@ -1,5 +1,6 @@
 #include "models/analysis/engine/op_stats_analyzer.h"
 
+#include "models/store/analysis_input_reader.h"
 #include "models/store/slice_args.h"
 #include "models/store/slice_self_time.h"
 
@@ -82,22 +83,17 @@ void OpStatsAnalyzer::addKernelDetails(std::vector<OpStat> &ops, const TraceData
             opIndex.emplace((uint64_t(uint32_t(ops[i].nameId)) << 20) | uint64_t(uint32_t(ops[i].device + 1) & 0xfffffu), i);
     if (opIndex.empty()) return;
     std::vector<std::array<ValueCounts, kKernelKeys.size()>> counts(ops.size());
-    SqliteStatement st(store.db(), "SELECT name_id, args FROM slice WHERE track_id = ?1 AND start_ns >= ?2 AND start_ns < ?3 "
-                                   "AND args IS NOT NULL");
-    for (const TraceTrack &t : trace.tracks) {
-        if (!t.gpu) continue;
-        st.bind(1, t.id);
-        st.bind(2, start - run.timeBaseNs);
-        st.bind(3, end - run.timeBaseNs);
-        while (st.step()) {
-            const auto it = opIndex.find((uint64_t(uint32_t(st.columnInt(0))) << 20) | uint64_t(uint32_t(t.device + 1) & 0xfffffu));
-            if (it == opIndex.end()) continue;
-            const std::string args = st.columnText(1);
-            for (size_t k = 0; k < kKernelKeys.size(); ++k)
-                if (const auto v = slice_args::value(args, kKernelKeys[k])) counts[it->second][k].add(*v);
-        }
-        st.reset();
-    }
+    std::vector<int> devices;
+    std::vector<int64_t> trackIds;
+    for (const TraceTrack &t : trace.tracks)
+        if (t.gpu) trackIds.push_back(t.id), devices.push_back(t.device);
+    AnalysisInputReader(store).argsInRange(trackIds, start - run.timeBaseNs, end - run.timeBaseNs, std::nullopt,
+                                           [&](size_t ti, int64_t, int32_t name, const std::string &args) {
+        const auto it = opIndex.find((uint64_t(uint32_t(name)) << 20) | uint64_t(uint32_t(devices[ti] + 1) & 0xfffffu));
+        if (it == opIndex.end()) return;
+        for (size_t k = 0; k < kKernelKeys.size(); ++k)
+            if (const auto v = slice_args::value(args, kKernelKeys[k])) counts[it->second][k].add(*v);
+    });
     for (const auto &[key, i] : opIndex) {
         KernelDetails &d = ops[i].kernel;
         d.grid = counts[i][0].summary();

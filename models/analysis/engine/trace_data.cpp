@@ -1,6 +1,7 @@
 #include "models/analysis/engine/trace_data.h"
 
 #include "models/analysis/engine/type_refinement.h"
+#include "models/store/analysis_input_reader.h"
 #include "models/store/slice_self_time.h"
 
 #include <algorithm>
@@ -37,45 +38,32 @@ void TraceLoader::loadStrings(TraceData &d) const {
             for (const int32_t id : {s.nameId, s.catId})
                 if (id >= 0 && seen.insert(id).second) ids.push_back(id);
     }
-    int64_t tableSize = 0;
-    {
-        SqliteStatement st(m_store.db(), "SELECT max(id) FROM string");  // the rowid: no scan
-        tableSize = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
-    }
+    const AnalysisInputReader reader(m_store);
+    const int64_t tableSize = reader.highestStringId();  // the rowid: no scan
     d.strings.reserve(ids.size());
     // A run that uses a large share of the table (the usual one-run session) reads it in one pass;
     // one run of many looks up only its own strings, so a session of N runs costs N small reads.
     if (int64_t(ids.size()) * 8 >= tableSize) {
         const std::unordered_set<int32_t> wanted(ids.begin(), ids.end());
-        SqliteStatement all(m_store.db(), "SELECT id, text FROM string");
-        while (all.step())
-            if (const auto id = int32_t(all.columnInt(0)); wanted.count(id)) d.strings.emplace(id, all.columnText(1));
+        reader.scanStrings([&](int32_t id, std::string text) {
+            if (wanted.count(id)) d.strings.emplace(id, std::move(text));
+        });
     } else {
-        SqliteStatement one(m_store.db(), "SELECT text FROM string WHERE id = ?1");
-        for (const int32_t id : ids) {
-            one.bind(1, int64_t(id));
-            if (one.step()) d.strings.emplace(id, one.columnText(0));
-            one.reset();
-        }
+        reader.stringsOf(ids, [&](int32_t id, std::string text) { d.strings.emplace(id, std::move(text)); });
     }
 }
 
 TraceData TraceLoader::load(const RunRow &run) const {
     TraceData d;
-    {
-        SqliteStatement st(m_store.db(),
-            "SELECT t.id, t.kind, t.device, t.name, (SELECT count(*) FROM slice s WHERE s.track_id = t.id) "
-            "FROM track t WHERE t.run_id = ?1 AND t.kind IN ('host_thread', 'gpu_stream') ORDER BY t.id");
-        st.bind(1, run.id);
-        while (st.step()) {
-            TraceTrack t;
-            t.id = st.columnInt(0);
-            t.gpu = st.columnText(1) == "gpu_stream";
-            t.device = t.gpu ? (st.columnIsNull(2) ? 0 : int(st.columnInt(2))) : -1;
-            t.name = st.columnText(3);
-            t.count = size_t(st.columnInt(4));
-            d.tracks.push_back(std::move(t));
-        }
+    const AnalysisInputReader reader(m_store);
+    for (TraceTrackRow &row : reader.traceTracks(run.id)) {
+        TraceTrack t;
+        t.id = row.id;
+        t.gpu = row.gpu;
+        t.device = t.gpu ? int(row.device.value_or(0)) : -1;
+        t.name = std::move(row.name);
+        t.count = size_t(row.slices);
+        d.tracks.push_back(std::move(t));
     }
     // One sequential scan of the slice table (much faster than per-track index lookups), then a
     // counting sort by track; when the run holds a small part of the session, per-track index scans.
@@ -95,41 +83,30 @@ TraceData TraceLoader::load(const RunRow &run) const {
     // parent's id (-1: none), by position.
     std::vector<int64_t> parentIds(runSlices, -1);
     size_t rowsRead = 0;
-    auto readRow = [&](SqliteStatement &st, int32_t ti) {
+    auto readRow = [&](const TraceSliceRow &row, int32_t ti) {
         if ((++rowsRead & 0xfff) == 0) throwIfCancelled(m_cancel);
         if (next[size_t(ti)] >= d.tracks[size_t(ti)].first + d.tracks[size_t(ti)].count) return;
-        parentIds[next[size_t(ti)]] = st.columnIsNull(7) ? -1 : st.columnInt(7);
+        parentIds[next[size_t(ti)]] = row.parentId.value_or(-1);
         TraceSlice &s = d.slices[next[size_t(ti)]++];
-        s.childNs = st.columnInt(6);
-        s.start = st.columnInt(1) + run.timeBaseNs;
-        s.end = s.start + std::max<int64_t>(0, st.columnInt(2));
-        s.nameId = int32_t(st.columnInt(3));
-        s.catId = st.columnIsNull(4) ? -1 : int32_t(st.columnInt(4));
-        s.correlation = st.columnIsNull(5) ? -1 : st.columnInt(5);
+        s.childNs = row.id;
+        s.start = row.startNs + run.timeBaseNs;
+        s.end = s.start + std::max<int64_t>(0, row.durNs);
+        s.nameId = int32_t(row.nameId);
+        s.catId = row.categoryId ? int32_t(*row.categoryId) : -1;
+        s.correlation = row.correlation.value_or(-1);
         s.track = ti;
         s.gpu = d.tracks[size_t(ti)].gpu;
     };
-    int64_t allSlices = 0;
-    {
-        SqliteStatement st(m_store.db(), "SELECT max(rowid) FROM slice");
-        allSlices = st.step() && !st.columnIsNull(0) ? st.columnInt(0) : 0;
-    }
-    if (runSlices * 2 >= size_t(allSlices)) {
-        SqliteStatement st(m_store.db(), "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation, id, parent_id FROM slice");
-        while (st.step()) {
-            const auto it = trackIndex.find(st.columnInt(0));
-            if (it != trackIndex.end()) readRow(st, it->second);
-        }
+    if (runSlices * 2 >= size_t(reader.highestSliceId())) {
+        reader.scanSlices([&](const TraceSliceRow &row) {
+            const auto it = trackIndex.find(row.trackId);
+            if (it != trackIndex.end()) readRow(row, it->second);
+        });
     } else {
-        SqliteStatement st(m_store.db(),
-            "SELECT track_id, start_ns, dur_ns, name_id, category_id, correlation, id, parent_id FROM slice "
-            "WHERE track_id = ?1");
-        for (size_t ti = 0; ti < d.tracks.size(); ++ti) {
-            throwIfCancelled(m_cancel);
-            st.bind(1, d.tracks[ti].id);
-            while (st.step()) readRow(st, int32_t(ti));
-            st.reset();
-        }
+        std::vector<int64_t> trackIds;
+        for (const TraceTrack &t : d.tracks) trackIds.push_back(t.id);
+        reader.slicesOfTracks(trackIds, [&](size_t) { throwIfCancelled(m_cancel); },
+                              [&](size_t ti, const TraceSliceRow &row) { readRow(row, int32_t(ti)); });
     }
     // Rows that vanished between the count and the scan (a concurrent re-import) leave holes: compact.
     size_t write = 0;
