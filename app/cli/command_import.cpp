@@ -75,7 +75,7 @@ void noteUnanchoredTraces(const SessionStore &store, Streams io) {
 void analyseSession(SessionStore &store, Streams io) {
     try {
         std::vector<std::string> failures;
-        if (const int n = DerivedResults::analyseStale(store, &failures); n > 0)
+        if (const int n = AnalysisService::finishImport(store, true, &failures); n > 0)
             io.out << "analysed " << n << " run(s): results stored (v_step_breakdown, v_finding, v_op_stat)\n";
         for (const std::string &why : failures) io.err << "stepscope import: not analysed: " << printableText(why) << "\n";
     } catch (const std::exception &e) {

@@ -7,7 +7,7 @@
 #include "models/store/session_integrity.h"
 #include "models/store/printable_text.h"
 #include "models/store/session_reader.h"
-#include "models/timeline/timeline_lod_writer.h"
+#include "models/analysis/service/analysis_service.h"
 
 #include <sys/statvfs.h>
 
@@ -88,8 +88,9 @@ int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams
         if (summaryOut) *summaryOut = summary;
         return Usage;
     }
-    // The timeline's level-of-detail cache is built once here, so the GUI opens the session at once.
-    if (summary.anyImported()) TimelineLodWriter(store).ensure();
+    // The work after an import (the timeline's level-of-detail cache, so the GUI opens the session at
+    // once); `import` adds the stored analysis after its clock offsets (runImport).
+    if (summary.anyImported()) AnalysisService::finishImport(store, false);
     if (io.progress) io.err << "\r\x1b[K";
     for (const SourceSummary &s : summary.sources)
         if (s.status != SourceStatus::Ok)

@@ -1,7 +1,7 @@
 #include "app/gui/import_worker.h"
 
 #include "models/store/session_reader.h"
-#include "models/timeline/timeline_lod_writer.h"
+#include "models/analysis/service/analysis_service.h"
 
 #include <QMetaObject>
 
@@ -29,7 +29,7 @@ bool importPreview(const std::vector<std::filesystem::path> &paths, const std::s
         const ImportSummary summary = SessionImporter(store, registry).run(paths, &cancel, {}, options);
         // Only metrics (the traces are of formats read whole): no picture worth showing.
         if (summary.cancelled || !summary.anyImported() || SessionReader(store).sliceCount() == 0) return false;
-        TimelineLodWriter(store).ensure();
+        AnalysisService::finishImport(store, false);  // its level-of-detail cache; a part is not analysed
         return true;
     } catch (const std::exception &) {
         return false;  // whatever went wrong, the import proper says it
@@ -73,8 +73,9 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
                 lastEmit = bucket;
                 emit progress(done, total, QString::fromStdString(f), events);
             }, opts);
-            // Precompute the timeline's level-of-detail cache here, off the GUI thread.
-            if (!summary.cancelled && !summary.needsFreshSession) TimelineLodWriter(store).ensure();
+            // The work after an import, here off the GUI thread: the timeline's level-of-detail cache
+            // (the window analyses what it shows, and stores it).
+            if (!summary.cancelled && !summary.needsFreshSession) AnalysisService::finishImport(store, false);
             return summary;
         };
         const std::string fresh = session + ".fresh";

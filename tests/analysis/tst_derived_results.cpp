@@ -325,7 +325,7 @@ private slots:
             sqliteExec(store.db(), "UPDATE analysis_result SET result = substr(result, 1, 40)");
             std::string why;
             const RunRow run = SessionReader(store).runs().front();
-            const DerivedResultKey key = DerivedResults::key(store, run, DerivedResults::sessionOptions(store), CategoryRules::load());
+            const DerivedResultKey key = DerivedResults::key(store, run, AnalysisService::sessionOptions(store), CategoryRules::load());
             QVERIFY2(!DerivedResults::load(store, m_run.id, key, &why), "damaged bytes read");
             // The fingerprint seals the bytes: damaged ones fail it before they are decoded (the
             // decoder's own bounds checks are damagedBytesAreRefused's).

@@ -60,7 +60,7 @@ private slots:
         SessionStore store(m_file.toStdString());
         std::ostringstream out, err;
         cli::importInto(store, {m_job.path()}, {out, err, false});
-        DerivedResults::analyseStale(store);  // as `stepscope import` does: the window only reads them
+        AnalysisService::finishImport(store, true);  // as `stepscope import` does: the window only reads them
     }
 
     void eightRanksFitAndComeBack() {

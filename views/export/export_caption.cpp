@@ -54,34 +54,17 @@ QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange r
     return QObject::tr("steps %1–%2 of %3 · %4").arg(s.first).arg(s.last).arg(s.total).arg(time);
 }
 
-std::optional<RunAnalysis> ExportCaption::analyseSteps(SessionModel *session, const RunRow &run, int64_t first, int64_t last) {
-    if (!session || !session->store()) return std::nullopt;
-    // The options `report --steps A-B` uses (ReportBuilder): the session's batch size, else a detected one.
-    AnalysisOptions o;
-    o.firstStep = first;
-    o.lastStep = last;
-    o.batchSize = AnalysisModel::of(session)->batchSize();
-    o.batchSizeSource = "session";
-    try {
-        return RunAnalyzer(*session->store(), CategoryRules::load()).analyze(run, o);
-    } catch (const std::exception &) {
-        return std::nullopt;  // the caption then says what it can without the range's figures
-    }
-}
-
 namespace {
-// The ranks of a data-parallel job seen together (JobAnalyzer): the root cause, where the ranks'
-// own verdicts only show the wait. Empty when the session is no job.
-QString jobLine(AnalysisModel *analysis, const std::vector<RunRow> &runs, const std::vector<SourceRow> &sources) {
-    std::vector<JobMember> members;
-    for (const RunRow &run : runs)
-        if (run.rank)
-            if (const RunAnalysis *a = analysis->analyseNow(run.id)) members.push_back({&run, const_cast<RunAnalysis *>(a)});
-    const auto job = JobAnalyzer::analyze(members, sources, false);  // reads only: no findings added
-    if (!job) return {};
-    QString line = QObject::tr("Job: %1 ranks · bottleneck %2").arg(job->ranks).arg(QString::fromStdString(job->bottleneck));
-    if (!job->stragglers.empty()) {
-        const JobStraggler &st = job->stragglers.front();
+// The ranks of a data-parallel job seen together (the analysis service's job): the root cause, where
+// the ranks' own verdicts only show the wait. Empty when the session is no job. A picture waits for
+// the ranks' analyses (exports are synchronous by nature).
+QString jobLine(AnalysisModel *analysis) {
+    const SessionJob *sessionJob = analysis->jobNow();
+    if (!sessionJob) return {};
+    const JobAnalysis &job = sessionJob->job;
+    QString line = QObject::tr("Job: %1 ranks · bottleneck %2").arg(job.ranks).arg(QString::fromStdString(job.bottleneck));
+    if (!job.stragglers.empty()) {
+        const JobStraggler &st = job.stragglers.front();
         line += QObject::tr(" on rank %1 (a straggler: the others wait ~%2 ms/step for it)").arg(st.rank).arg(st.lateMsPerStep, 0, 'f', 1);
     }
     return line;
@@ -101,7 +84,6 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
     AnalysisModel *analysis = AnalysisModel::of(session);
     const std::vector<RunRow> runs = analysis->runs();
     // The figures of the first run's steps in the picture: the legend's step-time breakdown.
-    std::optional<RunAnalysis> firstOwn;
     const RunAnalysis *firstRun = nullptr;
     for (size_t i = 0; i < runs.size() && int(i) < kMaxRuns; ++i) {
         const RunRow &run = runs[i];
@@ -116,13 +98,12 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         // The verdict and figures describe the steps in the picture, exactly as `report --steps A-B`
         // computes them; the whole run's only when the picture shows all of it.
         const StepsShown shown = stepsIn(*whole, range);
-        std::optional<RunAnalysis> own;
         const RunAnalysis *a = nullptr;
         QString scope;
         if (shown.count > 0 && shown.count == shown.total) {
             a = whole;
-        } else if (shown.count > 0 && (own = analyseSteps(session, run, shown.first, shown.last))) {
-            a = &*own;
+        } else if (const RunAnalysis *steps = shown.count > 0 ? analysis->analyseSteps(run, shown.first, shown.last) : nullptr) {
+            a = steps;
             scope = shown.first == shown.last ? QObject::tr(" (step %1)").arg(shown.first)
                                               : QObject::tr(" (steps %1–%2)").arg(shown.first).arg(shown.last);
         } else {
@@ -137,13 +118,10 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
         if (const auto busy = a->gpuBusy()) verdict += QObject::tr(" · GPU busy %1 % of step time").arg(*busy, 0, 'f', 1);
         if (a->samplesPerSecond) verdict += QObject::tr(" · %1 samples/s").arg(*a->samplesPerSecond, 0, 'f', 1);
         d.caption << verdict;
-        if (!firstRun) {
-            firstOwn = std::move(own);
-            firstRun = firstOwn ? &*firstOwn : a;
-        }
+        if (!firstRun) firstRun = a;
     }
     if (int(runs.size()) > kMaxRuns) d.caption << QObject::tr("(and %n more run(s))", nullptr, int(runs.size()) - kMaxRuns);
-    if (const QString job = jobLine(analysis, runs, reader.sources()); !job.isEmpty()) d.caption << job;
+    if (const QString job = jobLine(analysis); !job.isEmpty()) d.caption << job;
     if (runs.empty()) d.caption << QObject::tr("Time %1 – %2 (%3)").arg(seconds(range.start - origin), seconds(range.end - origin),
                                                                           formatDurationNs(range.duration()));
 

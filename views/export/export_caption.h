@@ -1,6 +1,7 @@
 #pragma once
 // ExportCaption writes what an exported picture says about itself: the caption (source files, run,
-// the steps or time range shown, the bottleneck verdict from the shared AnalysisModel) and the legend
+// the steps or time range shown, the bottleneck verdict: it asks the shared AnalysisModel, waiting for
+// the analyses a picture needs, and never analyses itself) and the legend
 // (the notes in the picture, the step-time categories that matter). MainWindow's Export actions, the
 // `stepscope export` command and the evidence pack call it, then hand the result to ViewExporter.
 
@@ -26,9 +27,6 @@ public:
         int count = 0, total = 0;
     };
     static StepsShown stepsIn(const RunAnalysis &analysis, NsRange range);
-    // The run analysed over steps first..last only, as `stepscope report --steps A-B` analyses it;
-    // nullopt when it cannot be (no session, unreadable).
-    static std::optional<RunAnalysis> analyseSteps(SessionModel *session, const RunRow &run, int64_t first, int64_t last);
 };
 
 } // namespace stepscope

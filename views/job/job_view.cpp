@@ -245,24 +245,16 @@ void JobView::fillAlignSteps() {
 void JobView::reload() {
     m_job.reset();
     m_runs.clear();
-    std::vector<RunAnalysis *> analyses;
+    // The job is the analysis service's (computed once per state of the ranks' analyses); the view
+    // only asks and draws. A rank analysed in the background arrives with changed(), and reload again.
+    const SessionJob *job = m_analysis->jobOrStart();
     bool pending = false;
-    for (const RunRow &run : m_analysis->runs()) {
-        if (!run.rank) continue;
-        const RunAnalysis *a = m_analysis->analysisOrStart(run.id);
-        pending = pending || m_analysis->pending(run.id);
-        if (!a) continue;
-        m_runs.push_back(run);
-        // The view only reads (no findings are added: those are the report's), so the shared
-        // analyses stay as the other views show them.
-        analyses.push_back(const_cast<RunAnalysis *>(a));
-    }
+    for (const RunRow &run : m_analysis->runs()) pending = pending || (run.rank && m_analysis->pending(run.id));
     if (pending) {
         m_finding->setText(tr("Analysing…"));
-    } else if (m_runs.size() >= 2 && m_session->store()) {
-        std::vector<JobMember> members;  // JobRankRow::runIndex indexes m_runs
-        for (size_t i = 0; i < m_runs.size(); ++i) members.push_back({&m_runs[i], analyses[i]});
-        m_job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
+    } else if (job) {
+        m_runs = job->ranks;  // JobRankRow::runIndex indexes m_runs
+        m_job = job->job;
     }
     // Without a job there is nothing to chart: empty axes would only look like a job of no ranks.
     m_heatmap->setVisible(m_job.has_value());

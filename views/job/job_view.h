@@ -2,8 +2,9 @@
 // JobView: the job overview of a session whose runs are ranks of one data-parallel job — a rank ×
 // step heatmap of step time (click a cell: every view, the timeline included, zooms to that step
 // of that rank), one stacked bar per rank of its mean step-time breakdown (the 12 categories in
-// their colours), and the straggler finding (JobAnalyzer) above them. It reads the shared
-// AnalysisModel and says "Analysing…" while a rank's analysis runs in the background. Below the
+// their colours), and the straggler finding above them. It asks the shared AnalysisModel for the
+// job and the ranks' analyses (it never analyses) and says "Analysing…" while a rank's analysis runs
+// in the background. Below the
 // finding, "Align ranks in the timeline at step [N]" (or a click on a step number under the heatmap)
 // asks the timeline to stack the ranks with that step starting at the same x. Created by MainWindow
 // as the "Job" dock, which wires its signals to the timeline.

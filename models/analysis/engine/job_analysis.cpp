@@ -6,6 +6,7 @@
 
 #include "models/analysis/rules/projection_rules.h"
 #include "models/analysis/report/report_builder.h"
+#include "models/store/session_reader.h"
 #include "models/store/rank_in_name.h"
 
 #include <algorithm>
@@ -180,12 +181,6 @@ void noteMissingRanks(const std::set<int64_t> &seen, int64_t highest, std::vecto
                         " (" + std::to_string(missing) + " in all): no trace of them was imported");
 }
 } // namespace
-
-std::optional<JobAnalysis> JobAnalyzer::analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources) {
-    std::vector<JobMember> members;
-    for (RunReport &r : runs) members.push_back({&r.run, &r.analysis});
-    return analyze(members, sources, true);
-}
 
 std::optional<JobAnalysis> JobAnalyzer::analyze(const std::vector<JobMember> &runs, const std::vector<SourceRow> &sources,
                                                 bool withFindings) {

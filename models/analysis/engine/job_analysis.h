@@ -4,8 +4,9 @@
 // differently, said in a note); per rank its step time, verdict and the time it waits in each step's
 // first collective; a straggler is the rank that keeps arriving last at that collective while the
 // others spin in it — its cause is the category that costs it more than the other ranks on its own
-// rank, its cost the others' wait. Waiting ranks get a finding naming the straggler. Called by
-// ReportBuilder after every run's RunAnalysis; read by ReportFormatter and the job view.
+// rank, its cost the others' wait. Waiting ranks get a finding naming the straggler. Called only by
+// AnalysisService (the report's job, and the session's job the views show); read by ReportFormatter
+// and the job view.
 
 #include "models/analysis/engine/run_analysis.h"
 
@@ -17,7 +18,6 @@
 
 namespace stepscope {
 
-struct RunReport;
 struct RunRow;
 struct SourceRow;
 
@@ -92,8 +92,6 @@ public:
     // waiting for it get a finding (first in their list) naming it.
     static std::optional<JobAnalysis> analyze(const std::vector<JobMember> &members, const std::vector<SourceRow> &sources,
                                               bool addFindings);
-    // The report's runs; adds the findings.
-    static std::optional<JobAnalysis> analyze(std::vector<RunReport> &runs, const std::vector<SourceRow> &sources);
     // The note for one row of the job's ranks table (nothing without a straggler); what
     // analyze(..., addFindings) adds, for views that show the shared analyses unchanged.
     static JobRankNote noteFor(const JobAnalysis &job, const JobRankRow &row, const RunAnalysis &analysis);

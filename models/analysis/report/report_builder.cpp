@@ -1,6 +1,7 @@
 #include "models/analysis/report/report_builder.h"
 
 #include "models/analysis/service/derived_results.h"
+#include "models/store/analysis_input_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,39 +32,19 @@ Report ReportBuilder::build(const ReportOptions &options) const {
     SessionReader reader(m_store);
     Report report;
     report.sources = reader.sources();
-    {
-        SqliteStatement st(m_store.db(), "SELECT count(*) FROM import_log WHERE source_id IS NULL AND message LIKE 'skipped:%'");
-        report.skippedFiles = st.step() ? st.columnInt(0) : 0;
-    }
-    const CategoryRules rules = CategoryRules::load(options.rulesPath);
-    const MetricCatalog metrics = MetricCatalog::load(m_store);  // once, not once per run
-    const RunAnalyzer analyzer(m_store, rules, &metrics);
-    AnalysisOptions ao;
-    ao.firstStep = options.firstStep;
-    ao.lastStep = options.lastStep;
-    ao.batchSize = options.batchSize;
-    {
-        const std::optional<int64_t> saved = DerivedResults::sessionOptions(m_store).batchSize;
-        if (!ao.batchSize) {
-            ao.batchSize = saved;
-            ao.batchSizeSource = "session";
-        } else {
-            ao.batchSizeSource = !options.batchSizeSource.empty() ? options.batchSizeSource
-                               : saved == options.batchSize      ? "session"
-                                                                 : "cli";
-        }
-    }
-    ao.preset = options.preset;
-    const DerivedResultKeys keys(m_store, ao, rules);
+    report.skippedFiles = AnalysisInputReader(m_store).skippedFileCount();
+    AnalysisService service(m_store, CategoryRules::load(options.rulesPath));
+    const AnalysisOptions ao = AnalysisService::optionsFor(
+        m_store, {options.firstStep, options.lastStep, options.batchSize, options.batchSizeSource, options.preset});
     for (const RunRow &run : reader.runs()) {
         RunReport rr;
         rr.run = run;
         rr.events = reader.sliceCount(run.id);
         rr.tracks = int64_t(reader.tracks(run.id).size());
-        // A session's stored analysis of the same inputs is read back (a session that was opened in
-        // the window, or reported on before); this builder only reads the session.
-        std::optional<RunAnalysis> stored = DerivedResults::load(m_store, run.id, keys.of(m_store, run));
-        rr.analysis = stored ? std::move(*stored) : analyzer.analyze(run, ao);
+        // The report's own (the job adds findings to it). A session's stored analysis of the same
+        // inputs is read back (a session that was opened in the window, or imported); the report
+        // never writes the session it reads.
+        rr.analysis = service.take(run, ao);
         rr.stepsFromMarkers = rr.analysis.steps.hasSteps();
         for (const AnalysisStep &s : rr.analysis.steps.steps) rr.steps.push_back({s.step, s.start, s.dur()});
         rr.stepTime = stats(rr.steps);
@@ -72,7 +53,10 @@ Report ReportBuilder::build(const ReportOptions &options) const {
         rr.batchSizeSource = rr.analysis.batchSizeSource;
         report.runs.push_back(std::move(rr));
     }
-    report.job = JobAnalyzer::analyze(report.runs, report.sources);
+    std::vector<JobMember> members;
+    for (RunReport &r : report.runs) members.push_back({&r.run, &r.analysis});
+    report.job = service.reportJob(members);
+    const MetricCatalog &metrics = service.metrics();
     if (report.runs.empty()) {
         report.note = metrics.size() > 0 ? "no trace with steps: only instance metrics were imported, so there is no step analysis "
                                 "(import a profiler trace of the same job with them)"

@@ -10,11 +10,23 @@ AnalysisModel *AnalysisModel::of(SessionModel *session) {
 AnalysisModel::AnalysisModel(SessionModel *session) : QObject(session), m_session(session) {
     connect(session, &SessionModel::sessionChanged, this, [this] {
         for (auto &[id, job] : m_jobs) job->cancel();  // their session is gone; they stop at their next poll
-        m_cache.clear();
-        m_keys.reset();  // offsets, batch size or sources may be what changed
-        m_error.clear();  // the previous session's reason (a failure, or a first picture's note)
+        m_service.reset();  // offsets, batch size or sources may be what changed
+        m_error.clear();    // the previous session's reason (a failure, or a first picture's note)
         emit changed();
     });
+}
+
+AnalysisService *AnalysisModel::service() {
+    SessionStore *store = m_session->store();
+    if (!store) return nullptr;
+    if (!m_service) {
+        try {
+            m_service = std::make_unique<AnalysisService>(*store, CategoryRules::load(), AnalysisService::Storing::WhenFree);
+        } catch (const std::exception &e) {
+            m_error = QString::fromStdString(e.what());  // the category rules cannot be read
+        }
+    }
+    return m_service.get();
 }
 
 std::vector<RunRow> AnalysisModel::runs() const {
@@ -22,10 +34,8 @@ std::vector<RunRow> AnalysisModel::runs() const {
 }
 
 std::optional<int64_t> AnalysisModel::batchSize() const {
-    return m_session->store() ? DerivedResults::sessionOptions(*m_session->store()).batchSize : std::nullopt;
+    return m_session->store() ? AnalysisService::sessionOptions(*m_session->store()).batchSize : std::nullopt;
 }
-
-AnalysisOptions AnalysisModel::options() const { return DerivedResults::sessionOptions(*m_session->store()); }
 
 const RunRow *AnalysisModel::findRun(const std::vector<RunRow> &runs, int64_t runId) const {
     for (const RunRow &r : runs)
@@ -46,95 +56,75 @@ bool AnalysisModel::waitsForImport() {
     return true;
 }
 
-bool AnalysisModel::loadRules() {
-    try {
-        if (!m_rules) m_rules = std::make_unique<CategoryRules>(CategoryRules::load());
-        return true;
-    } catch (const std::exception &e) {
-        m_error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
 const RunAnalysis *AnalysisModel::analyseNow(int64_t runId) {
     if (!m_session->store() || waitsForImport()) return nullptr;
-    if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
+    AnalysisService *s = service();
+    if (!s) return nullptr;
     if (auto it = m_jobs.find(runId); it != m_jobs.end()) it->second->cancel();  // answered here instead
-    if (!loadRules()) return nullptr;
     try {
         const std::vector<RunRow> all = runs();
-        if (const RunRow *run = findRun(all, runId)) {
-            const DerivedResultKey key = keys().of(*m_session->store(), *run);
-            if (const RunAnalysis *stored = fromSession(*run, key)) return stored;
-            return analyseHere(*run, key);
-        }
+        if (const RunRow *run = findRun(all, runId)) return analyseHere(*run);
     } catch (const std::exception &e) {
         m_error = QString::fromStdString(e.what());
     }
     return nullptr;
 }
 
-const RunAnalysis *AnalysisModel::analyseHere(const RunRow &run, const DerivedResultKey &key) {
+const RunAnalysis *AnalysisModel::analyseSteps(const RunRow &run, int64_t first, int64_t last) {
+    if (!m_session->store() || waitsForImport()) return nullptr;
+    AnalysisService *s = service();
+    if (!s) return nullptr;
     try {
-        return keep(run, key, std::make_unique<RunAnalysis>(RunAnalyzer(*m_session->store(), *m_rules).analyze(run, options())));
+        return &s->analyse(run, AnalysisService::optionsFor(*m_session->store(), {first, last, std::nullopt, "", ""}));
+    } catch (const std::exception &) {
+        return nullptr;  // the caption then says what it can without the range's figures
+    }
+}
+
+const RunAnalysis *AnalysisModel::analyseHere(const RunRow &run) {
+    try {
+        return &m_service->analyse(run, AnalysisService::sessionOptions(*m_session->store()));
     } catch (const std::exception &e) {
         m_error = QString::fromStdString(e.what());
     }
     return nullptr;
-}
-
-const DerivedResultKeys &AnalysisModel::keys() {
-    if (!m_keys) m_keys.emplace(*m_session->store(), options(), *m_rules);
-    return *m_keys;
-}
-
-const RunAnalysis *AnalysisModel::fromSession(const RunRow &run, const DerivedResultKey &key) {
-    std::optional<RunAnalysis> stored = DerivedResults::load(*m_session->store(), run.id, key);
-    if (!stored) return nullptr;
-    return m_cache.emplace(run.id, std::make_unique<RunAnalysis>(std::move(*stored))).first->second.get();
-}
-
-const RunAnalysis *AnalysisModel::keep(const RunRow &run, const DerivedResultKey &key, std::unique_ptr<RunAnalysis> analysis) {
-    DerivedResults::trySave(*m_session->store(), run, key, *analysis);  // a read-only session analyses again next time
-    return m_cache.insert_or_assign(run.id, std::move(analysis)).first->second.get();
 }
 
 const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
     SessionStore *store = m_session->store();
-    if (!store || waitsForImport()) return nullptr;
-    if (auto it = m_cache.find(runId); it != m_cache.end()) return it->second.get();
-    if (pending(runId)) return nullptr;
+    if (!store || waitsForImport() || pending(runId)) return nullptr;
+    AnalysisService *s = service();
+    if (!s) return nullptr;
     const std::vector<RunRow> all = runs();
     const RunRow *run = findRun(all, runId);
-    if (!run || !loadRules()) return nullptr;
-    DerivedResultKey key;
+    if (!run) return nullptr;
     try {
-        key = keys().of(*store, *run);
-        if (const RunAnalysis *stored = fromSession(*run, key)) return stored;  // a re-open: no analysis at all
+        if (const RunAnalysis *ready = s->ready(*run, AnalysisService::sessionOptions(*store))) return ready;  // a re-open: no analysis at all
     } catch (const std::exception &e) {
         m_error = QString::fromStdString(e.what());
         return nullptr;
     }
     int64_t events = 0;
-    for (const SourceRow &s : SessionReader(*store).sources())
-        if (s.id == run->sourceId) events = s.events;
+    for (const SourceRow &src : SessionReader(*store).sources())
+        if (src.id == run->sourceId) events = src.events;
     std::error_code ec;
-    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analyseHere(*run, key);
-    startJob(*run, key);
+    if (events <= m_backgroundEvents || !std::filesystem::is_regular_file(store->path(), ec)) return analyseHere(*run);
+    startJob(*run);
     return nullptr;
 }
 
-void AnalysisModel::startJob(const RunRow &run, const DerivedResultKey &key) {
+void AnalysisModel::startJob(const RunRow &run) {
     std::unique_ptr<BackgroundJob> &job = m_jobs[run.id];
     if (!job) job = std::make_unique<BackgroundJob>();
-    job->start([this, path = m_session->store()->path(), run, key, rules = *m_rules, o = options()](const CancelToken &cancel) {
-        auto result = std::make_shared<std::unique_ptr<RunAnalysis>>();
+    const AnalysisOptions options = AnalysisService::sessionOptions(*m_session->store());
+    job->start([this, path = m_session->store()->path(), run, rules = m_service->rules(), options](const CancelToken &cancel) {
+        auto result = std::make_shared<std::optional<RunAnalysis>>();
         std::string error;
         try {
             SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
             cancel.setInterrupt([&readOnly] { readOnly.interrupt(); });
             try {
-                *result = std::make_unique<RunAnalysis>(RunAnalyzer(readOnly, rules).analyze(run, o, cancel.flag()));
+                *result = AnalysisService::computeOn(readOnly, rules, run, options, cancel.flag());
             } catch (const std::exception &e) {
                 error = e.what();  // a cancelled analysis' error is dropped with it
             }
@@ -142,11 +132,14 @@ void AnalysisModel::startJob(const RunRow &run, const DerivedResultKey &key) {
         } catch (const std::exception &e) {
             error = e.what();
         }
-        return BackgroundJob::Deliver([this, run, key, result, error] {
-            if (*result)
-                keep(run, key, std::move(*result));
-            else
-                m_error = QString::fromStdString(error);
+        // Delivered only while this job is current: a new session has cancelled it (and its service is gone).
+        return BackgroundJob::Deliver([this, run, options, result, error] {
+            try {
+                if (*result && m_service) m_service->adopt(run, options, std::move(**result));
+                else if (!*result) m_error = QString::fromStdString(error);
+            } catch (const std::exception &e) {
+                m_error = QString::fromStdString(e.what());  // the session cannot be read any more
+            }
             emit changed();
         });
     });
@@ -160,27 +153,28 @@ void AnalysisModel::finishPending() {
     if (!running.empty()) emit changed();
 }
 
+const SessionJob *AnalysisModel::jobOrStart() {
+    AnalysisService *s = service();
+    if (!s || waitsForImport()) return nullptr;
+    const std::vector<RunRow> all = runs();
+    bool running = false;
+    for (const RunRow &run : all)
+        if (run.rank && !analysisOrStart(run.id)) running = running || pending(run.id);  // starts every rank's
+    return running ? nullptr : s->sessionJob(all);
+}
+
+const SessionJob *AnalysisModel::jobNow() {
+    AnalysisService *s = service();
+    if (!s || waitsForImport()) return nullptr;
+    const std::vector<RunRow> all = runs();
+    for (const RunRow &run : all)
+        if (run.rank) analyseNow(run.id);  // one that fails is left out of the job, as in the window
+    return s->sessionJob(all);
+}
+
 JobRankNote AnalysisModel::jobNote(int64_t runId) {
-    if (!m_session->store()) return {};
-    std::vector<RunRow> ranks;
-    std::vector<RunAnalysis *> analyses;
-    bool ranked = false;
-    for (const RunRow &run : runs()) {
-        if (!run.rank) continue;
-        ranked = ranked || run.id == runId;
-        const RunAnalysis *a = analysisOrStart(run.id);
-        if (!a) return {};  // a rank still being analysed: the job is not known yet
-        ranks.push_back(run);
-        analyses.push_back(const_cast<RunAnalysis *>(a));  // only read: no findings are added
-    }
-    if (!ranked || ranks.size() < 2) return {};
-    std::vector<JobMember> members;
-    for (size_t i = 0; i < ranks.size(); ++i) members.push_back({&ranks[i], analyses[i]});
-    const auto job = JobAnalyzer::analyze(members, SessionReader(*m_session->store()).sources(), false);
-    if (!job) return {};
-    for (const JobRankRow &row : job->ranksTable)
-        if (ranks[row.runIndex].id == runId) return JobAnalyzer::noteFor(*job, row, *analyses[row.runIndex]);
-    return {};
+    const SessionJob *job = jobOrStart();
+    return job ? AnalysisService::jobNote(*job, runId) : JobRankNote{};
 }
 
 } // namespace stepscope

@@ -1,18 +1,18 @@
 #pragma once
-// AnalysisModel owns the GUI's analysis results: one RunAnalysis per run of the open session, computed
-// on first request and dropped when the session changes. It is shared by every analysis view of a
-// window — AnalysisModel::of(session) returns the one attached to that SessionModel (created on
-// first use as its child) — so the step bars, op table and findings panel analyse once.
+// AnalysisModel is the window's face of the AnalysisService of the open session: the step bars, op
+// table, findings panel, job view and an exported picture's caption read the analyses through it, so
+// they analyse once. AnalysisModel::of(session) returns the one attached to that SessionModel
+// (created on first use as its child); a new session gets a new service.
 //
-// A session keeps its analyses (DerivedResults): a run whose stored analysis was computed from
-// today's inputs is read back, not analysed; every new result is written to the session.
-// Views ask with analysisOrStart(), which never waits: small runs are analysed at once, big ones
-// (more than kBackgroundEvents events, seconds of work at 10 M) as a BackgroundJob over its own
-// read-only connection, so opening a big session never freezes the window; changed() is emitted
-// when such a result arrives and the views read again. A new session (or the model's end) cancels
-// the running analyses: their cancel flag stops RunAnalyzer's loops, and the late results are
-// dropped. Callers that are synchronous by nature (a picture's export and its caption, tests) use
-// analyseNow(), which answers now and may take seconds; never from a view's refresh.
+// The service reads a session's stored analyses back and stores what it computes when the session
+// can be written within 100 ms. Views ask with analysisOrStart() and jobOrStart(), which never wait:
+// small runs are analysed at once, big ones (more than kBackgroundEvents events, seconds of work at
+// 10 M) as a BackgroundJob over its own read-only connection (AnalysisService::computeOn), so
+// opening a big session never freezes the window; changed() is emitted when such a result arrives and
+// the views read again. A new session (or the model's end) cancels the running analyses: their cancel
+// flag stops the analysis' loops, and the late results are dropped. Callers that are synchronous by
+// nature (a picture's export and its caption, tests) use analyseNow() and analyseSteps(), which answer
+// now and may take seconds; never from a view's refresh.
 
 #include "models/analysis/rules/category_rules.h"
 #include "models/analysis/service/derived_results.h"
@@ -46,35 +46,36 @@ public:
     // Synchronous: the result, analysing now whatever the run's size (a running background job for
     // it is cancelled). For exports, captions and tests — not for views.
     const RunAnalysis *analyseNow(int64_t runId);
+    // Synchronous: run `run` analysed over steps first..last only, as `stepscope report --steps A-B`
+    // analyses it (the session's batch size, else a detected one); nullptr when it cannot be.
+    const RunAnalysis *analyseSteps(const RunRow &run, int64_t first, int64_t last);
     // Analyses now every run whose background job is running (exports before they draw).
     void finishPending();
     QString error() const { return m_error; }
     std::optional<int64_t> batchSize() const;
+    // The job of the session's analysed ranks (AnalysisService::sessionJob); starts the ranks'
+    // analyses and returns nullptr while one runs (pending() of a rank says so), or when it is no job.
+    const SessionJob *jobOrStart();
+    // The same, analysing the ranks now (an exported picture's caption).
+    const SessionJob *jobNow();
     // In a job whose ranks are all analysed: what the job says about run `runId` (the straggler, or
     // the wait for it, with what fixing it is worth); nothing otherwise. Starts the ranks' analyses.
     JobRankNote jobNote(int64_t runId);
+    // The service of the open session (nullptr without one, or when the category rules cannot be read).
+    AnalysisService *service();
 
 signals:
     void changed();  // results dropped, or a background analysis arrived: views re-read
 
 private:
     explicit AnalysisModel(SessionModel *session);
-    AnalysisOptions options() const;
     const RunRow *findRun(const std::vector<RunRow> &runs, int64_t runId) const;
     bool waitsForImport();  // the session is a first picture: sets error() to say so
-    bool loadRules();  // false (error() says why) when the category rules cannot be read
-    void startJob(const RunRow &run, const DerivedResultKey &key);
-    // The session's stored analysis of `run` when it was computed from today's inputs (cached).
-    const RunAnalysis *fromSession(const RunRow &run, const DerivedResultKey &key);
-    const DerivedResultKeys &keys();  // of this session's runs (read once per session; needs m_rules)
-    const RunAnalysis *analyseHere(const RunRow &run, const DerivedResultKey &key);  // on this thread, now
-    // Caches `analysis` and writes it to the session (DerivedResults) when the session can be written.
-    const RunAnalysis *keep(const RunRow &run, const DerivedResultKey &key, std::unique_ptr<RunAnalysis> analysis);
+    void startJob(const RunRow &run);
+    const RunAnalysis *analyseHere(const RunRow &run);  // on this thread, now
 
     SessionModel *m_session;
-    std::unique_ptr<CategoryRules> m_rules;
-    std::map<int64_t, std::unique_ptr<RunAnalysis>> m_cache;
-    std::optional<DerivedResultKeys> m_keys;
+    std::unique_ptr<AnalysisService> m_service;
     std::map<int64_t, std::unique_ptr<BackgroundJob>> m_jobs;  // per run id; idle once delivered or cancelled
     int64_t m_backgroundEvents = kBackgroundEvents;
     QString m_error;

@@ -4,7 +4,8 @@
 // re-open reads instead of re-analysing, and the same results as rows for users' SQL — the steps on
 // device time, the per-step breakdown, the GPU idle gaps, the op statistics and the findings with
 // what fixing each is worth (views v_analysis_step, v_step_breakdown, v_gpu_gap, v_op_stat,
-// v_finding). Both are written in one transaction, so they always describe the same analysis.
+// v_finding). Both are written in one transaction, so they always describe the same analysis; the
+// SQL is DerivedResultStore's (models/store). AnalysisService is the only caller.
 //
 // A stored analysis is used only when it was computed from the same inputs: its key is a digest of
 // everything RunAnalyzer reads (the session's sources and clock offsets, the run, its steps, the
@@ -46,15 +47,6 @@ public:
     // 2: the input-bound finding splits input and H2D; 3: advice in the run's framework, the replay as one
     // timeline, copies/syncs/allocations not counted as kernel launch (issue #32)
     static constexpr int kAnalysisRevision = 3;
-
-    // The options of a session's own analysis, the one the window shows and stores: the session's
-    // saved batch size (or one detected), every step, no extra preset.
-    static AnalysisOptions sessionOptions(const SessionStore &store);
-    // Analyses every run of `store` whose stored analysis is missing or stale (session options,
-    // built-in rules) and stores it. Returns how many runs were analysed; a run whose analysis
-    // fails is left without one, "run NAME: why" added to `failures` (when given), and the others
-    // go on. Throws only when the session itself cannot be read or written.
-    static int analyseStale(SessionStore &store, std::vector<std::string> *failures = nullptr);
 
     // One run's key (DerivedResultKeys for many runs).
     static DerivedResultKey key(const SessionStore &store, const RunRow &run, const AnalysisOptions &options,
