@@ -92,18 +92,21 @@ const RunAnalysis *AnalysisModel::analyseHere(const RunRow &run) {
 
 const RunAnalysis *AnalysisModel::analysisOrStart(int64_t runId) {
     SessionStore *store = m_session->store();
-    if (!store || waitsForImport() || pending(runId)) return nullptr;
+    if (!store || waitsForImport()) return nullptr;
     AnalysisService *s = service();
     if (!s) return nullptr;
     const std::vector<RunRow> all = runs();
     const RunRow *run = findRun(all, runId);
     if (!run) return nullptr;
     try {
-        if (const RunAnalysis *ready = s->ready(*run, AnalysisService::sessionOptions(*store))) return ready;  // a re-open: no analysis at all
+        // Before pending(): a background result is adopted while its job still counts as busy, and
+        // the views read it then. A re-open finds the stored analysis here: no analysis at all.
+        if (const RunAnalysis *ready = s->ready(*run, AnalysisService::sessionOptions(*store))) return ready;
     } catch (const std::exception &e) {
         m_error = QString::fromStdString(e.what());
         return nullptr;
     }
+    if (pending(runId)) return nullptr;
     int64_t events = 0;
     for (const SourceRow &src : SessionReader(*store).sources())
         if (src.id == run->sourceId) events = src.events;
