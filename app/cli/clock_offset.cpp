@@ -1,6 +1,6 @@
 #include "app/cli/clock_offset.h"
 
-#include "models/metrics/duration_text.h"
+#include "models/text/duration_text.h"
 
 #include <filesystem>
 

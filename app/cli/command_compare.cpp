@@ -10,7 +10,7 @@
 #include "app/cli/compare_inputs.h"
 #include "app/cli/report_options.h"
 #include "models/analysis/report/comparison_formatter.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <ostream>
 

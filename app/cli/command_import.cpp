@@ -10,8 +10,8 @@
 #include "app/cli/temp_session.h"
 #include "importers/logdir/path_problem.h"
 #include "models/analysis/service/derived_results.h"
-#include "models/metrics/duration_text.h"
-#include "models/store/printable_text.h"
+#include "models/text/duration_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/session_reader.h"
 
 #include <sys/stat.h>

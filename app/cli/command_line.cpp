@@ -1,7 +1,7 @@
 #include "app/cli/command_line.h"
 
 #include "app/cli/output_file.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/sqlite_statement.h"
 
 #include <cerrno>

@@ -5,7 +5,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/input_session.h"
 #include "importers/logdir/path_problem.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/user_query.h"
 
 #include <QJsonDocument>

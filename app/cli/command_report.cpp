@@ -9,7 +9,7 @@
 #include "app/cli/report_options.h"
 #include "app/gui/evidence_pack.h"
 #include "models/analysis/report/report_formatter.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/session_reader.h"
 
 #include <ostream>

@@ -5,7 +5,7 @@
 #include "models/store/foreign_database.h"
 #include "models/store/session_connection.h"
 #include "models/store/session_integrity.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/session_reader.h"
 #include "models/analysis/service/analysis_service.h"
 

@@ -1,6 +1,6 @@
 #include "app/cli/output_file.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "app/cli/report_options.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/session_reader.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "app/cli/temp_session.h"
 
 #include "app/cli/output_file.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <array>
 #include <atomic>

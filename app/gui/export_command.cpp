@@ -12,8 +12,8 @@
 #include "app/gui/guarded_application.h"
 #include "app/gui/main_window.h"
 #include "views/export/view_exporter.h"
-#include "models/metrics/duration_text.h"
-#include "models/store/printable_text.h"
+#include "models/text/duration_text.h"
+#include "models/text/printable_text.h"
 
 #include <QApplication>
 

@@ -4,7 +4,7 @@
 // and warnings, and the cancel flag to poll. Importers never throw for bad input: they record the
 // problem with warn()/error(), keep what they read, and return a status.
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 #include "models/store/session_writer.h"
 
 #include <atomic>

@@ -13,7 +13,7 @@
 
 #include "importers/common/import_context.h"
 #include "importers/common/step_name_rules.h"
-#include "models/store/train_function_steps.h"
+#include "models/trace/train_function_steps.h"
 
 #include <cstdint>
 #include <functional>

@@ -5,7 +5,7 @@
 
 #include "importers/common/json_scan.h"
 #include "models/store/ns_range.h"
-#include "models/store/rank_in_name.h"
+#include "models/trace/rank_in_name.h"
 #include "importers/common/slice_nester.h"
 #include "importers/common/step_detector.h"
 

@@ -1,6 +1,6 @@
 #include "importers/metrics/metric_text.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <algorithm>
 #include <charconv>

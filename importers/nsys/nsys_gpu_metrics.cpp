@@ -1,6 +1,6 @@
 #include "importers/nsys/nsys_gpu_metrics.h"
 
-#include "models/store/ascii_case.h"
+#include "models/text/ascii_case.h"
 
 #include <cctype>
 #include <map>

@@ -1,6 +1,6 @@
 #include "importers/xplane/xplane_importer.h"
 
-#include "models/store/rank_in_name.h"
+#include "models/trace/rank_in_name.h"
 #include "importers/common/byte_source.h"
 #include "importers/xplane/xplane_space_writer.h"
 #include "importers/xplane/xplane_tokenizer.h"

@@ -1,6 +1,6 @@
 #include "models/store/session_reader.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,6 @@
 #include "models/store/session_schema.h"
 
-#include "models/store/ascii_case.h"
+#include "models/text/ascii_case.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,7 +2,7 @@
 
 #include "models/timeline/name_colors.h"
 
-#include "models/store/slice_self_time.h"
+#include "models/trace/slice_self_time.h"
 #include "models/store/slice_lookup.h"
 #include "models/store/slice_reader.h"
 

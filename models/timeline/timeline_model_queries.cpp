@@ -1,7 +1,7 @@
 // TimelineModel: the questions asked about single slices (details, ids behind summary items, flows).
 #include "models/timeline/timeline_model.h"
 
-#include "models/store/slice_self_time.h"
+#include "models/trace/slice_self_time.h"
 #include "models/timeline/name_colors.h"
 
 #include <algorithm>

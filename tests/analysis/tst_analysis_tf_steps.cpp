@@ -10,7 +10,7 @@
 #include "app/synth/xplane_logdir_writer.h"
 #include "models/analysis/report/report_formatter.h"
 #include "models/store/sqlite_statement.h"
-#include "models/store/train_function_steps.h"
+#include "models/trace/train_function_steps.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/analysis/import_helper.h"
 #include "tests/test_support.h"

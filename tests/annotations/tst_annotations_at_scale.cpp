@@ -5,7 +5,7 @@
 // three per note, and the Annotations dock formats only the rows it shows.
 
 #include "models/annotations/annotation_model.h"
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 #include "tests/test_support.h"
 #include "views/annotations/annotation_list_view.h"
 #include "views/annotations/annotation_painter.h"

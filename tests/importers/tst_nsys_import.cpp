@@ -6,7 +6,7 @@
 #include "app/cli/input_session.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "importers/nsys/nsys_sqlite_importer.h"
-#include "models/store/ascii_case.h"
+#include "models/text/ascii_case.h"
 #include "models/store/foreign_database.h"
 #include "tests/importers/import_test_support.h"
 

@@ -5,7 +5,7 @@
 #include "app/cli/clock_offset.h"
 #include "app/cli/command_line.h"
 #include "app/synth/synthetic_profile_generator.h"
-#include "models/metrics/duration_text.h"
+#include "models/text/duration_text.h"
 #include "models/store/session_store.h"
 #include "tests/test_support.h"
 

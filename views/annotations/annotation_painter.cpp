@@ -1,6 +1,6 @@
 #include "views/annotations/annotation_painter.h"
 
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 
 #include <QObject>
 #include <QPainterPath>

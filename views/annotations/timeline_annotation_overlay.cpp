@@ -1,6 +1,6 @@
 #include "views/annotations/timeline_annotation_overlay.h"
 
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 #include "views/annotations/annotation_dialog.h"
 
 #include <QMenu>

@@ -1,6 +1,6 @@
 #include "views/timeline/slice_details_view.h"
 
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QClipboard>

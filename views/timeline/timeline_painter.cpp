@@ -1,6 +1,6 @@
 #include "views/timeline/timeline_painter.h"
 
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 #include "models/timeline/name_colors.h"
 #include "models/timeline/range_aggregate_model.h"
 #include "views/timeline/time_ruler.h"

@@ -1,7 +1,7 @@
 // TimelineView: mouse, wheel and keyboard handling (Perfetto conventions), tooltips, context menu.
 #include "views/timeline/timeline_view.h"
 
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 
 #include "models/metrics/metric_units.h"
 #include "models/timeline/range_aggregate_model.h"

@@ -1,6 +1,6 @@
 #include "views/utilization/clock_offset_dialog.h"
 
-#include "models/metrics/duration_text.h"
+#include "models/text/duration_text.h"
 #include "models/store/session_reader.h"
 
 #include <QDialogButtonBox>

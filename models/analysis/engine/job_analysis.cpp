@@ -7,7 +7,7 @@
 #include "models/analysis/rules/projection_rules.h"
 #include "models/analysis/report/report_builder.h"
 #include "models/store/session_reader.h"
-#include "models/store/rank_in_name.h"
+#include "models/trace/rank_in_name.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "models/analysis/engine/step_timeline.h"
 
-#include "models/store/train_function_steps.h"
+#include "models/trace/train_function_steps.h"
 
 #include <algorithm>
 #include <limits>

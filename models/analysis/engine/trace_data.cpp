@@ -2,7 +2,7 @@
 
 #include "models/analysis/engine/type_refinement.h"
 #include "models/store/analysis_input_reader.h"
-#include "models/store/slice_self_time.h"
+#include "models/trace/slice_self_time.h"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,6 +1,6 @@
 #include "models/analysis/report/comparison_formatter.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 
 #include "models/analysis/report/report_formatter.h"
 
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <cstdio>
 #include <sstream>

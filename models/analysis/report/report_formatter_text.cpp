@@ -6,7 +6,7 @@
 
 #include "models/analysis/engine/memory_headroom.h"
 #include "models/analysis/rules/projection_rules.h"
-#include "models/store/printable_text.h"
+#include "models/text/printable_text.h"
 
 #include <string_view>
 

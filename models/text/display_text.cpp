@@ -1,4 +1,4 @@
-#include "models/timeline/display_text.h"
+#include "models/text/display_text.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "models/store/rank_in_name.h"
+#include "models/trace/rank_in_name.h"
 
-#include "models/store/ascii_case.h"
+#include "models/text/ascii_case.h"
 
 #include <algorithm>
 #include <cctype>

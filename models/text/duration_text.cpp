@@ -1,4 +1,4 @@
-#include "models/metrics/duration_text.h"
+#include "models/text/duration_text.h"
 
 #include <cctype>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "models/store/train_function_steps.h"
+#include "models/trace/train_function_steps.h"
 
 #include <algorithm>
 #include <limits>
