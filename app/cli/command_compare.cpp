@@ -29,7 +29,7 @@ struct Side {
 };
 
 // Imports, analyses and picks the run of one side; an exit code when it cannot.
-std::optional<int> load(Side &side, const ReportOptions &given, const ImportOptions &import, const std::atomic<bool> *cancel,
+std::optional<int> load(Side &side, const ReportOptions &given, const ImportOptions &import, const CancelToken &cancel,
                         Streams io) {
     side.session.emplace(InputSession::open({side.path}, io, import, cancel));
     if (!side.session->store()) {
@@ -43,7 +43,7 @@ std::optional<int> load(Side &side, const ReportOptions &given, const ImportOpti
         return Usage;
     }
     applySavedBatchSize(*side.session->store(), options);
-    if (cancel && cancel->load()) return Unreadable;  // closed meanwhile: no analysis
+    if (cancel.cancelled()) return Unreadable;  // closed meanwhile: no analysis
     try {
         side.report = ReportBuilder(*side.session->store()).build(options);
     } catch (const StoreError &e) {

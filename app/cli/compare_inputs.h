@@ -7,6 +7,7 @@
 #include "app/cli/command_line.h"
 #include "importers/logdir/session_importer.h"
 #include "models/analysis/report/run_comparison.h"
+#include "models/concurrency/cancel_token.h"
 
 #include <atomic>
 #include <optional>
@@ -23,7 +24,7 @@ struct CompareInputs {
     // What the comparison calls each side (default: its path), e.g. the logdir a session was made from.
     std::optional<std::string> baseLabel, nextLabel;
     ImportOptions import{};  // --jobs, for sides that are imported
-    const std::atomic<bool> *cancel = nullptr;  // raised: stops an import, or before the next side (GUI)
+    CancelToken cancel{};  // raised: stops an import, or before the next side (GUI)
 };
 
 // The runs each side holds, in the order the report lists them (empty: the side was not analysed).

@@ -66,7 +66,7 @@ InputSession::~InputSession() {
 }
 
 int importInto(SessionStore &store, const std::vector<fs::path> &inputs, Streams io, ImportSummary *summaryOut,
-               const ImportOptions &options, const std::atomic<bool> *cancel) {
+               const ImportOptions &options, const CancelToken &cancel) {
     ImporterRegistry registry;
     SessionImporter importer(store, registry);
     int lastPercent = -1;
@@ -132,7 +132,7 @@ std::vector<std::string> InputSession::inputPaths() const {
 }
 
 InputSession InputSession::open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options,
-                                const std::atomic<bool> *cancel) {
+                                const CancelToken &cancel) {
     InputSession s;
     s.m_named = paths;
     std::vector<fs::path> inputs;

@@ -7,6 +7,7 @@
 #include "app/cli/argument_list.h"
 #include "app/cli/command_line.h"
 #include "importers/logdir/session_importer.h"
+#include "models/concurrency/cancel_token.h"
 
 #include <atomic>
 #include <filesystem>
@@ -23,7 +24,7 @@ public:
     ~InputSession();
     // Returns nullptr-store on failure with exitCode set and the message already printed.
     static InputSession open(const std::vector<std::string> &paths, Streams io, const ImportOptions &options = {},
-                             const std::atomic<bool> *cancel = nullptr);
+                             const CancelToken &cancel = {});
     InputSession(InputSession &&) = default;
 
     SessionStore *store() const { return m_store.get(); }
@@ -52,6 +53,6 @@ bool readImportOptions(const ArgumentList &a, const std::string &command, Stream
 // rolls the import back and returns Unreadable ("cancelled").
 int importInto(SessionStore &store, const std::vector<std::filesystem::path> &inputs, Streams io,
                ImportSummary *summaryOut = nullptr, const ImportOptions &options = {},
-               const std::atomic<bool> *cancel = nullptr);
+               const CancelToken &cancel = {});
 
 } // namespace stepscope::cli

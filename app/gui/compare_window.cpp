@@ -158,7 +158,7 @@ void CompareWindow::run(const std::optional<QString> &baseRun, const std::option
                 if (imported.empty()) {
                     std::filesystem::remove(scratch);
                     SessionStore store(scratch);
-                    code = cli::importInto(store, {next}, {out, err, false}, nullptr, {}, cancel.flag());
+                    code = cli::importInto(store, {next}, {out, err, false}, nullptr, {}, cancel);
                     if (code != cli::Ok && code != cli::Partial)
                         err << "the new side (" << next << ") could not be read\n";
                     else
@@ -170,7 +170,7 @@ void CompareWindow::run(const std::optional<QString> &baseRun, const std::option
                 code = cli::Ok;
             }
             if (code == cli::Ok || code == cli::Partial)
-                code = cli::compareInputs({base, baseRun, nextSession, nextRun, label, next, {}, cancel.flag()}, options,
+                code = cli::compareInputs({base, baseRun, nextSession, nextRun, label, next, {}, cancel}, options,
                                           {out, err, false}, *result, nullptr, runs.get());
         } catch (const std::exception &e) {
             err << e.what();

@@ -18,7 +18,7 @@ namespace {
 // The first picture: the first `events` events of each trace, with its level-of-detail cache, in
 // its own file. False when it holds no trace events to show (or failed: the import proper still runs).
 bool importPreview(const std::vector<std::filesystem::path> &paths, const std::string &file, ImportOptions options,
-                   qint64 events, const std::atomic<bool> &cancel) {
+                   qint64 events, const CancelToken &cancel) {
     removeSessionFiles(file);  // a leftover of an interrupted earlier attempt
     options.reuseUnchanged = false;
     options.previewEvents = events;
@@ -26,7 +26,7 @@ bool importPreview(const std::vector<std::filesystem::path> &paths, const std::s
     try {
         SessionStore store(file);
         ImporterRegistry registry;
-        const ImportSummary summary = SessionImporter(store, registry).run(paths, &cancel, {}, options);
+        const ImportSummary summary = SessionImporter(store, registry).run(paths, cancel, {}, options);
         // Only metrics (the traces are of formats read whole): no picture worth showing.
         if (summary.cancelled || !summary.anyImported() || SessionReader(store).sliceCount() == 0) return false;
         AnalysisService::finishImport(store, false);  // its level-of-detail cache; a part is not analysed
@@ -42,21 +42,21 @@ ImportWorker::ImportWorker(QObject *parent) : QObject(parent) {
 }
 
 ImportWorker::~ImportWorker() {
-    m_cancel = true;  // the import rolls back at its next poll; m_job's destructor waits for that
+    m_cancel.cancel();  // the import rolls back at its next poll; m_job's destructor waits for that
 }
 
 void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options,
                          qint64 previewEvents) {
     if (m_busy) return;
     m_busy = true;
-    m_cancel = false;
+    m_cancel = CancelToken();
     std::vector<std::filesystem::path> paths;
     for (const QString &p : inputs) paths.emplace_back(p.toStdString());
     const std::string session = sessionPath.toStdString();
-    m_job.start([this, paths, session, options, previewEvents](const CancelToken &) -> BackgroundJob::Deliver {
+    m_job.start([this, cancel = m_cancel, paths, session, options, previewEvents](const CancelToken &) -> BackgroundJob::Deliver {
         if (previewEvents > 0) {
             const QString preview = previewPathFor(QString::fromStdString(session));
-            if (importPreview(paths, preview.toStdString(), options, previewEvents, m_cancel) && !m_cancel)
+            if (importPreview(paths, preview.toStdString(), options, previewEvents, cancel) && !cancel.cancelled())
                 QMetaObject::invokeMethod(this, [this, preview] { emit previewReady(preview); }, Qt::QueuedConnection);
         }
         ImportOutcome outcome;
@@ -67,7 +67,7 @@ void ImportWorker::start(const QString &sessionPath, const QStringList &inputs, 
             ImporterRegistry registry;
             SessionImporter importer(store, registry);
             opts.sourceDone = [&](const SourceSummary &s) { events += s.events; };
-            ImportSummary summary = importer.run(paths, &m_cancel, [&](int64_t done, int64_t total, const std::string &f) {
+            ImportSummary summary = importer.run(paths, cancel, [&](int64_t done, int64_t total, const std::string &f) {
                 const qint64 bucket = total > 0 ? done * 200 / total : 0;  // at most ~200 signals
                 if (bucket == lastEmit) return;
                 lastEmit = bucket;

@@ -37,8 +37,8 @@ public:
     // previewEvents > 0: a first picture of that many events per trace before the import proper.
     void start(const QString &sessionPath, const QStringList &inputs, const ImportOptions &options = {},
                qint64 previewEvents = 0);
-    void cancel() { m_cancel = true; }
-    bool cancelRequested() const { return m_cancel; }
+    void cancel() { m_cancel.cancel(); }
+    bool cancelRequested() const { return m_cancel.cancelled(); }
 
 signals:
     // Bytes read of all bytes to read, the file being read, events of the files finished so far.
@@ -49,7 +49,7 @@ signals:
     void finished(const stepscope::gui::ImportOutcome &outcome);
 
 private:
-    std::atomic<bool> m_cancel{false};  // before m_job: the running import polls it until m_job is gone
+    CancelToken m_cancel;  // the running import's (each import gets a fresh one); before m_job, which joins it
     bool m_busy = false;
     BackgroundJob m_job;
 };

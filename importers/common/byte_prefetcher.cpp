@@ -3,7 +3,7 @@
 namespace stepscope {
 
 BytePrefetcher::BytePrefetcher(ByteSource &source) : m_source(source) {
-    m_thread = std::thread([this] { run(); });
+    m_thread = WorkerThread([this] { run(); });
 }
 
 BytePrefetcher::~BytePrefetcher() {

@@ -5,6 +5,7 @@
 // importer that pulls chunks from a ByteSource can use it.
 
 #include "importers/common/byte_source.h"
+#include "models/concurrency/worker_thread.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -12,7 +13,6 @@
 #include <deque>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace stepscope {
@@ -46,7 +46,7 @@ private:
     bool m_done = false;
     bool m_stop = false;
     std::atomic<int64_t> m_compressed{0};
-    std::thread m_thread;
+    WorkerThread m_thread;  // last: joined before the queue it reads goes
 };
 
 } // namespace stepscope

@@ -4,6 +4,7 @@
 // and warnings, and the cancel flag to poll. Importers never throw for bad input: they record the
 // problem with warn()/error(), keep what they read, and return a status.
 
+#include "models/concurrency/cancel_token.h"
 #include "models/text/printable_text.h"
 #include "models/store/session_writer.h"
 
@@ -28,14 +29,14 @@ public:
     using EnterFn = std::function<int64_t()>;
 
     ImportContext(SessionWriter &writer, int64_t sourceId, std::string file,
-                  const std::atomic<bool> *cancel = nullptr, ProgressFn progress = {})
+                  const CancelToken &cancel = {}, ProgressFn progress = {})
         : m_writer(writer), m_sourceId(sourceId), m_file(std::move(file)), m_cancel(cancel),
           m_progress(std::move(progress)) {}
     // SessionImporter's workers: the file may be read before its turn to write has come. The first
     // use of the store through this context (writer(), sourceId(), a log row) waits for that turn,
     // so an importer that reads the whole file before it writes (Chrome) parses in parallel with
     // the other files while every write stays serialised, in input order.
-    ImportContext(SessionWriter &writer, EnterFn enter, std::string file, const std::atomic<bool> *cancel,
+    ImportContext(SessionWriter &writer, EnterFn enter, std::string file, const CancelToken &cancel,
                   ProgressFn progress)
         : m_writer(writer), m_sourceId(-1), m_enter(std::move(enter)), m_file(std::move(file)), m_cancel(cancel),
           m_progress(std::move(progress)) {}
@@ -48,7 +49,7 @@ public:
         if (m_sourceId < 0 && m_enter) m_sourceId = m_enter();
     }
 
-    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    bool cancelled() const { return m_cancel.cancelled(); }
     void progress(int64_t done, int64_t total) { if (m_progress) m_progress(done, total); }
 
     // A first picture (ImportOptions::previewEvents): an importer that can stop early reads only
@@ -93,7 +94,7 @@ private:
     int64_t m_sourceId;
     EnterFn m_enter;
     std::string m_file;
-    const std::atomic<bool> *m_cancel;
+    CancelToken m_cancel;
     ProgressFn m_progress;
     int64_t m_eventLimit = 0;
     int64_t m_warnings = 0;

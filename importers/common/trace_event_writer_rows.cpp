@@ -5,9 +5,7 @@
 #include "importers/common/trace_event_writer.h"
 
 #include "importers/common/op_cost.h"
-
-#include <exception>
-#include <thread>
+#include "models/concurrency/worker_thread.h"
 
 namespace stepscope {
 namespace {
@@ -34,25 +32,20 @@ bool TraceEventWriter::writeRows() {
     // batches going back for reuse) never fills up, so handing one back never blocks.
     RowQueue ready(kQueuedBatches);
     RowQueue spare(kQueuedBatches + 2);
-    std::exception_ptr producerError;
-    std::thread producer([&] {
-        try {
-            produceRows(ready, spare);
-        } catch (...) {
-            producerError = std::current_exception();
-        }
-        ready.finish();
+    WorkerThread producer([&] {
+        struct FinishOnExit {  // also when producing throws: the writer stops waiting
+            RowQueue &ready;
+            ~FinishOnExit() { ready.finish(); }
+        } finish{ready};
+        produceRows(ready, spare);
     });
-    struct JoinOnExit {  // also when an insert throws
+    struct StopOnExit {  // also when an insert throws: the producer stops, and `producer` joins it
         RowQueue &ready;
-        std::thread &thread;
-        ~JoinOnExit() {
-            if (thread.joinable()) {
-                ready.cancel();
-                thread.join();
-            }
+        const WorkerThread &thread;
+        ~StopOnExit() {
+            if (thread.joinable()) ready.cancel();
         }
-    } joinOnExit{ready, producer};
+    } stopOnExit{ready, producer};
 
     PendingRows batch;
     while (true) {
@@ -61,7 +54,7 @@ bool TraceEventWriter::writeRows() {
             break;
         if (got == RowQueue::Pop::TimedOut) {
             if (!poll())
-                return false;  // joinOnExit stops the producer
+                return false;  // stopOnExit stops the producer
             continue;
         }
         (batch.flows ? flows : slices)->insert(batch.rows);
@@ -71,9 +64,7 @@ bool TraceEventWriter::writeRows() {
         if (!tick(units))
             return false;
     }
-    producer.join();
-    if (producerError)
-        std::rethrow_exception(producerError);
+    producer.join();  // rethrows what the producer threw
     for (const SliceCostRow &c : m_costs)
         m_w.addSliceCost(c);
     m_costs.clear();

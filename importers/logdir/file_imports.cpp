@@ -1,8 +1,9 @@
 #include "importers/logdir/file_imports.h"
 
+#include "models/concurrency/worker_thread.h"
+
 #include <algorithm>
 #include <exception>
-#include <thread>
 
 namespace stepscope {
 
@@ -16,7 +17,7 @@ std::string recordedPath(const fs::path &p) {
 
 int importWorkers(int jobs) {
     if (jobs > 0) return jobs;
-    return std::max(1, int(std::thread::hardware_concurrency()));
+    return WorkerThread::hardwareThreads();
 }
 
 void FileImports::run(int workers) {
@@ -46,10 +47,10 @@ void FileImports::run(int workers) {
             }
         }
     };
-    std::vector<std::thread> threads;
+    std::vector<WorkerThread> threads;
     const size_t n = std::min(files.size(), size_t(workers));
     for (size_t t = 0; t < n; ++t) threads.emplace_back(work);
-    for (auto &t : threads) t.join();
+    for (WorkerThread &t : threads) t.join();
     if (failure) std::rethrow_exception(failure);
 }
 
@@ -82,7 +83,7 @@ void FileImports::importFile(size_t i, WriteTurns &turns) {
         out.duplicate = !f.sameAs.empty();
         return;
     }
-    if (cancel && cancel->load()) return;
+    if (cancel.cancelled()) return;
     // The source row is added when the file's turn comes (the importer's first use of the store).
     const auto enter = [&, i] {
         turns.wait(i);

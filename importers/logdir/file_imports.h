@@ -8,6 +8,7 @@
 
 #include "importers/logdir/session_importer.h"
 #include "importers/logdir/write_turns.h"
+#include "models/concurrency/cancel_token.h"
 
 #include <mutex>
 #include <optional>
@@ -24,7 +25,7 @@ struct FileOutcome {
 class FileImports {
 public:
     FileImports(const std::vector<ScannedFile> &files_, const std::set<std::string> &keep_, bool reusing_,
-                SessionWriter &writer_, const std::atomic<bool> *cancel_, const SessionImporter::ProgressFn &progress_,
+                SessionWriter &writer_, const CancelToken &cancel_, const SessionImporter::ProgressFn &progress_,
                 const ImportOptions &options_, int64_t totalBytes_)
         : files(files_), keep(keep_), reusing(reusing_), writer(writer_), cancel(cancel_), progress(progress_),
           options(options_), totalBytes(totalBytes_) {}
@@ -33,7 +34,7 @@ public:
     const std::set<std::string> &keep;  // recorded paths kept from an earlier import
     bool reusing;
     SessionWriter &writer;
-    const std::atomic<bool> *cancel;
+    const CancelToken &cancel;
     const SessionImporter::ProgressFn &progress;
     const ImportOptions &options;
     int64_t totalBytes;

@@ -87,7 +87,7 @@ std::string formatFingerprints(const std::map<std::string, FileFingerprint> &fil
     return out.str();
 }
 
-ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const std::atomic<bool> *cancel,
+ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const CancelToken &cancel,
                                    const ProgressFn &progress, const ImportOptions &options) {
     ImportSummary summary;
     LogdirScanner scanner(m_registry, options.followLinks);
@@ -137,7 +137,7 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         }
         summary.unchanged.assign(keep.begin(), keep.end());
         if (keep.size() == current.size()) {  // nothing to write at all
-            summary.cancelled = cancel && cancel->load();
+            summary.cancelled = cancel.cancelled();
             if (summary.cancelled) summary.unchanged.clear();
             return summary;
         }
@@ -164,7 +164,7 @@ ImportSummary SessionImporter::run(const std::vector<fs::path> &inputs, const st
         if (o.source) summary.sources.push_back(std::move(*o.source));
         if (o.skipped) (o.duplicate ? summary.duplicates : summary.skipped).push_back(*o.skipped);
     }
-    if (cancel && cancel->load()) {
+    if (cancel.cancelled()) {
         writer.rollback();
         summary.cancelled = true;
         summary.sources.clear();

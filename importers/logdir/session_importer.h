@@ -5,6 +5,7 @@
 // thread; the CLI runs it directly.
 
 #include "importers/logdir/logdir_scanner.h"
+#include "models/concurrency/cancel_token.h"
 
 #include <atomic>
 #include <functional>
@@ -90,7 +91,7 @@ public:
 
     // Throws StoreError only when the session itself cannot be written; bad input files never throw.
     // `progress` is called from the worker threads, one call at a time.
-    ImportSummary run(const std::vector<std::filesystem::path> &inputs, const std::atomic<bool> *cancel = nullptr,
+    ImportSummary run(const std::vector<std::filesystem::path> &inputs, const CancelToken &cancel = {},
                       const ProgressFn &progress = {}, const ImportOptions &options = {});
 
 private:

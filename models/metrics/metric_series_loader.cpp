@@ -9,8 +9,8 @@
 
 namespace stepscope {
 
-std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store, const std::atomic<bool> *cancel) {
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+std::vector<MetricSeries> MetricSeriesLoader::load(const SessionStore &store, const CancelToken &cancel) {
+    auto cancelled = [cancel] { return cancel.cancelled(); };
     SessionReader reader(store);
     std::unordered_map<int64_t, int64_t> offsets;
     for (const SourceRow &s : reader.sources()) offsets[s.id] = s.clockOffsetNs;

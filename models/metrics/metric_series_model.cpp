@@ -44,7 +44,7 @@ void MetricSeriesModel::reload() {
         std::vector<MetricSeries> loaded;
         try {
             const SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
-            loaded = MetricSeriesLoader::load(readOnly, cancel.flag());
+            loaded = MetricSeriesLoader::load(readOnly, cancel);
         } catch (const std::exception &) {  // StoreError, or bad_alloc from a tampered count: never terminate
             loaded.clear();
         }

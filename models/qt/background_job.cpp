@@ -4,18 +4,6 @@
 
 namespace stepscope {
 
-void CancelToken::cancel() const {
-    m_state->flag = true;
-    std::lock_guard lock(m_state->mutex);
-    if (m_state->interrupt) m_state->interrupt();
-}
-
-void CancelToken::setInterrupt(std::function<void()> interrupt) const {
-    std::lock_guard lock(m_state->mutex);
-    m_state->interrupt = std::move(interrupt);
-    if (m_state->interrupt && cancelled()) m_state->interrupt();
-}
-
 BackgroundJob::BackgroundJob(QObject *parent) : QObject(parent) {}
 
 BackgroundJob::~BackgroundJob() {
@@ -49,7 +37,7 @@ uint64_t BackgroundJob::start(Work work) {
     cancel();
     const uint64_t generation = m_generation;
     Worker w{{}, CancelToken(), std::make_shared<std::atomic<bool>>(false)};
-    w.thread = std::thread([this, generation, token = w.token, done = w.done, work = std::move(work)] {
+    w.thread = WorkerThread([this, generation, token = w.token, done = w.done, work = std::move(work)] {
         Deliver deliver;
         try {
             if (!token.cancelled()) deliver = work(token);

@@ -1,6 +1,6 @@
 #pragma once
 // BackgroundJob is the one way Stepscope runs work off the GUI thread (issue #19 item 1). start()
-// runs a function on a worker thread with a CancelToken; the function returns what to do with its
+// runs a function on a WorkerThread with a CancelToken; the function returns what to do with its
 // result, and that closure runs on the owner's thread through a queued call — only if the job is
 // still the newest one and was not cancelled. A newer start() cancels and supersedes the running
 // job (its late result is dropped by a generation number, never delivered); cancel() and the
@@ -10,38 +10,18 @@
 // Owned by each model that computes in the background (BackgroundReader, RangeOpStats,
 // MetricSeriesModel, AnalysisModel).
 
+#include "models/concurrency/cancel_token.h"
+#include "models/concurrency/worker_thread.h"
+
 #include <QObject>
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace stepscope {
-
-// A shared stop flag: copies share it. The work polls cancelled() (or passes flag() down to loops
-// that take the importers' `const std::atomic<bool> *cancel`); a blocking call registers an
-// interrupt (e.g. sqlite3_interrupt) that cancel() runs.
-class CancelToken {
-public:
-    CancelToken() : m_state(std::make_shared<State>()) {}
-    bool cancelled() const { return m_state->flag.load(std::memory_order_relaxed); }
-    const std::atomic<bool> *flag() const { return &m_state->flag; }
-    void cancel() const;
-    // Runs `interrupt` on cancel() (at once if already cancelled); an empty function removes it.
-    void setInterrupt(std::function<void()> interrupt) const;
-
-private:
-    struct State {
-        std::atomic<bool> flag{false};
-        std::mutex mutex;
-        std::function<void()> interrupt;
-    };
-    std::shared_ptr<State> m_state;
-};
 
 class BackgroundJob : public QObject {
     Q_OBJECT
@@ -65,7 +45,7 @@ signals:
 
 private:
     struct Worker {
-        std::thread thread;
+        WorkerThread thread;
         CancelToken token;
         std::shared_ptr<std::atomic<bool>> done;
     };

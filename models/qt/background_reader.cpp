@@ -25,7 +25,7 @@ bool BackgroundReader::start(const std::filesystem::path &file, Work work) {
         cancel.setInterrupt([&conn] { conn.interrupt(); });
         BackgroundJob::Deliver deliver;
         try {
-            deliver = work(conn, *cancel.flag());
+            deliver = work(conn, cancel);
         } catch (const std::exception &) {
             deliver = {};  // interrupted, damaged or unreadable now (StoreError, bad_alloc): nothing to show
         }

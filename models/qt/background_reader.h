@@ -22,7 +22,7 @@ class BackgroundReader : public QObject {
 public:
     // Runs on the worker; returns what to do with the result on the owner's thread, or an empty
     // function when it stopped because `cancel` was raised.
-    using Work = std::function<std::function<void()>(const SessionConnection &connection, const std::atomic<bool> &cancel)>;
+    using Work = std::function<std::function<void()>(const SessionConnection &connection, const CancelToken &cancel)>;
 
     explicit BackgroundReader(QObject *parent = nullptr);
 

@@ -36,8 +36,8 @@ std::vector<RangeAggregateModel::TrackSpan> RangeAggregateModel::sliceTracks() c
 
 std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::compute(const SessionConnection &connection,
                                                                                   const std::vector<TrackSpan> &tracks, NsRange range,
-                                                                                  const std::atomic<bool> *cancel) {
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+                                                                                  const CancelToken &cancel) {
+    auto cancelled = [cancel] { return cancel.cancelled(); };
     std::unordered_map<int64_t, Row> byName;
     try {
         // The slices starting in the range, then the children of each (they start inside it, so
@@ -104,15 +104,15 @@ void RangeAggregateModel::setRange(NsRange range) {
     m_reader.cancel();
     SessionStore *store = m_timeline->store();
     std::vector<Row> rows;
-    if (store && range.valid()) rows = compute(store->connection(), sliceTracks(), range, nullptr).value_or(std::vector<Row>{});
+    if (store && range.valid()) rows = compute(store->connection(), sliceTracks(), range, {}).value_or(std::vector<Row>{});
     install(range, std::move(rows));
 }
 
 void RangeAggregateModel::requestRange(NsRange range) {
     SessionStore *store = m_timeline->store();
     const bool started = store && range.valid() &&
-        m_reader.start(store->path(), [this, range, tracks = sliceTracks()](const SessionConnection &connection, const std::atomic<bool> &cancel) {
-            std::optional<std::vector<Row>> rows = compute(connection, tracks, range, &cancel);
+        m_reader.start(store->path(), [this, range, tracks = sliceTracks()](const SessionConnection &connection, const CancelToken &cancel) {
+            std::optional<std::vector<Row>> rows = compute(connection, tracks, range, cancel);
             if (!rows) return std::function<void()>();
             return std::function<void()>([this, range, rows = std::move(*rows)]() mutable { install(range, std::move(rows)); });
         });

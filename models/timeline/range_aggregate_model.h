@@ -6,6 +6,7 @@
 // background (requestRange): a whole-session range over 10 M events takes seconds, and a newer
 // selection cancels the older one.
 
+#include "models/concurrency/cancel_token.h"
 #include "models/qt/time_range_controller.h"
 #include "models/qt/background_reader.h"
 #include "models/timeline/timeline_model.h"
@@ -56,7 +57,7 @@ private:
     };
     // The rows for `range`, or nullopt when `cancel` was raised (any thread).
     static std::optional<std::vector<Row>> compute(const SessionConnection &connection, const std::vector<TrackSpan> &tracks, NsRange range,
-                                                   const std::atomic<bool> *cancel);
+                                                   const CancelToken &cancel);
     std::vector<TrackSpan> sliceTracks() const;
     void install(NsRange range, std::vector<Row> rows);
 

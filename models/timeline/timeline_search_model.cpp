@@ -22,20 +22,20 @@ TimelineSearchModel::TrackPlaces TimelineSearchModel::trackPlaces() const {
 }
 
 std::vector<TimelineSearchModel::Hit> TimelineSearchModel::find(const SessionConnection &connection, const QString &text,
-                                                                const TrackPlaces &tracks, const std::atomic<bool> *cancel) {
+                                                                const TrackPlaces &tracks, const CancelToken &cancel) {
     std::vector<Hit> hits;
     bool stopped = false;
     try {
         int64_t n = 0;
         SliceLookup(connection).forEachNamedLike(text.toStdString(), [&](const StoredSlice &s) {
-            if ((n++ & 4095) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return !(stopped = true);
+            if ((n++ & 4095) == 0 && cancel.cancelled()) return !(stopped = true);
             const auto it = tracks.find(s.trackId);
             if (it != tracks.end())
                 hits.push_back({s.id, it->second.baseNs + s.startNs, s.durNs, it->second.index, uint32_t(s.depth)});
             return true;
         });
     } catch (const StoreError &) {
-        if (cancel && cancel->load()) return {};  // interrupted
+        if (cancel.cancelled()) return {};  // interrupted
         throw;
     }
     if (stopped) return {};
@@ -57,15 +57,15 @@ void TimelineSearchModel::install(const QString &text, std::vector<Hit> hits) {
 void TimelineSearchModel::search(const QString &text) {
     m_reader.cancel();
     SessionStore *store = m_timeline->store();
-    install(text, store && !text.isEmpty() ? find(store->connection(), text, trackPlaces(), nullptr) : std::vector<Hit>{});
+    install(text, store && !text.isEmpty() ? find(store->connection(), text, trackPlaces(), {}) : std::vector<Hit>{});
 }
 
 void TimelineSearchModel::requestSearch(const QString &text, std::function<void()> then) {
     SessionStore *store = m_timeline->store();
     const bool started = store && !text.isEmpty() &&
-        m_reader.start(store->path(), [this, text, then, tracks = trackPlaces()](const SessionConnection &connection, const std::atomic<bool> &cancel) {
-            std::vector<Hit> hits = find(connection, text, tracks, &cancel);
-            if (cancel) return std::function<void()>();
+        m_reader.start(store->path(), [this, text, then, tracks = trackPlaces()](const SessionConnection &connection, const CancelToken &cancel) {
+            std::vector<Hit> hits = find(connection, text, tracks, cancel);
+            if (cancel.cancelled()) return std::function<void()>();
             return std::function<void()>([this, text, then, hits = std::move(hits)]() mutable {
                 install(text, std::move(hits));
                 if (then) then();

@@ -4,6 +4,7 @@
 // search box drives it through requestSearch() — on a worker thread, since a common name over 10 M
 // slices takes seconds; TimelineView follows currentChanged() by centring and selecting the hit.
 
+#include "models/concurrency/cancel_token.h"
 #include "models/qt/background_reader.h"
 #include "models/timeline/timeline_model.h"
 
@@ -60,7 +61,7 @@ private:
     };
     using TrackPlaces = std::unordered_map<int64_t, TrackPlace>;
     // The hits for `text`, in time order; empty when `cancel` was raised (any thread).
-    static std::vector<Hit> find(const SessionConnection &connection, const QString &text, const TrackPlaces &tracks, const std::atomic<bool> *cancel);
+    static std::vector<Hit> find(const SessionConnection &connection, const QString &text, const TrackPlaces &tracks, const CancelToken &cancel);
     TrackPlaces trackPlaces() const;
     void install(const QString &text, std::vector<Hit> hits);
     void setCurrent(int index);

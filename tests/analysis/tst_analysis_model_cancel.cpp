@@ -5,6 +5,7 @@
 #include "app/cli/input_session.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/service/analysis_model.h"
+#include "models/concurrency/cancel_token.h"
 #include "tests/test_support.h"
 
 #include <QElapsedTimer>
@@ -54,8 +55,9 @@ private slots:
 
     void aRaisedFlagStopsTheAnalyzer() {
         SessionStore store(m_file, SessionStore::Mode::ReadOnly);
-        const std::atomic<bool> cancel{true};
-        QVERIFY_THROWS_EXCEPTION(AnalysisCancelled, RunAnalyzer(store, CategoryRules::load()).analyze(m_run, {}, &cancel));
+        const CancelToken cancel;
+        cancel.cancel();
+        QVERIFY_THROWS_EXCEPTION(AnalysisCancelled, RunAnalyzer(store, CategoryRules::load()).analyze(m_run, {}, cancel));
     }
 
     void destroyingTheSessionDuringTheAnalysisReturnsPromptly() {

@@ -153,8 +153,9 @@ private slots:
         AnalysisService service(store, CategoryRules::load());
         const RunRow run = SessionReader(store).runs().at(0);
         const AnalysisOptions o = AnalysisService::sessionOptions(store);
-        const std::atomic<bool> cancel{true};
-        QVERIFY_THROWS_EXCEPTION(AnalysisCancelled, service.analyse(run, o, &cancel));
+        const CancelToken cancel;
+        cancel.cancel();
+        QVERIFY_THROWS_EXCEPTION(AnalysisCancelled, service.analyse(run, o, cancel));
         QVERIFY(!service.ready(run, o));
         QCOMPARE(service.computations(), 0);
         QVERIFY(!service.analyse(run, o).steps.steps.empty());  // asked again, it analyses

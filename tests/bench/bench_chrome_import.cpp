@@ -21,6 +21,8 @@
 #include "app/synth/synthetic_profile_generator.h"
 #include "importers/chrome/chrome_trace_importer.h"
 #include "models/store/session_store.h"
+#include "models/concurrency/cancel_token.h"
+#include "models/concurrency/worker_thread.h"
 #include "models/store/session_writer.h"
 #include "tests/bench/bench_child.h"
 
@@ -74,12 +76,12 @@ int runImporter(const fs::path &trace, const fs::path &session, long cancelAfter
     if (const char *kib = std::getenv("STEPSCOPE_BENCH_CACHE_KIB"))  // A/B runs of the import page cache
         sqliteExec(store.db(), "PRAGMA cache_size=-" + std::string(kib));
     const int64_t src = w.addSource(trace.string(), "chrome_json", int64_t(fs::file_size(trace)));
-    std::atomic<bool> cancel{false};
+    const CancelToken cancel;
     std::atomic<double> cancelledAt{0.0};
     double lastProgress = 0, maxGap = 0;
     long long progressCalls = 0;
     double gapEndFraction = -1;
-    ImportContext ctx(w, src, trace.string(), &cancel, [&](int64_t doneBytes, int64_t totalBytes) {
+    ImportContext ctx(w, src, trace.string(), cancel, [&](int64_t doneBytes, int64_t totalBytes) {
         const double t = now();
         if (t - lastProgress > maxGap && totalBytes > 0)
             gapEndFraction = double(doneBytes) / double(totalBytes);
@@ -88,15 +90,15 @@ int runImporter(const fs::path &trace, const fs::path &session, long cancelAfter
         ++progressCalls;
     });
     std::atomic<bool> done{false};
-    std::thread canceller;
+    WorkerThread canceller;
     if (cancelAfterMs >= 0)
-        canceller = std::thread([&] {
+        canceller = WorkerThread([&] {
             const double until = now() + double(cancelAfterMs) / 1000.0;
             while (!done.load() && now() < until)
                 std::this_thread::sleep_for(std::chrono::microseconds(200));
             if (!done.load()) {
                 cancelledAt.store(now());
-                cancel.store(true);
+                cancel.cancel();
             }
         });
     ChromeTraceImporter imp;
@@ -112,7 +114,7 @@ int runImporter(const fs::path &trace, const fs::path &session, long cancelAfter
     if (std::getenv("STEPSCOPE_BENCH_VERBOSE"))
         std::fprintf(stderr, "longest progress gap %.1f ms ended at progress %.3f\n", maxGap * 1000, gapEndFraction);
     const double cancelLatencyMs = cancelledAt.load() > 0 ? (returned - cancelledAt.load()) * 1000.0 : -1.0;
-    if (cancel.load()) {
+    if (cancel.cancelled()) {
         w.rollback();
     } else {
         w.finishSource(src, r.events, ctx.warnings(), r.status);
@@ -120,7 +122,7 @@ int runImporter(const fs::path &trace, const fs::path &session, long cancelAfter
     }
     const double t1 = now();
     std::printf("%lld %.6f %lld %lld %.3f %lld %.3f\n", (long long)r.events, t1 - t0,
-                cancel.load() ? 0LL : (long long)sliceBytes(store), cancel.load() ? 0LL : (long long)argsBytes(store),
+                cancel.cancelled() ? 0LL : (long long)sliceBytes(store), cancel.cancelled() ? 0LL : (long long)argsBytes(store),
                 maxGap * 1000.0, progressCalls, cancelLatencyMs);
     return r.status == SourceStatus::Ok ? 0 : 3;
 }

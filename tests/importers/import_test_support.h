@@ -7,6 +7,7 @@
 #include "importers/common/importer.h"
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
+#include "models/concurrency/cancel_token.h"
 #include "models/store/session_store.h"
 #include "models/store/session_writer.h"
 #include "models/store/sqlite_statement.h"
@@ -31,7 +32,7 @@ struct ImportedFile {
     int64_t warnings = 0;
 };
 
-inline ImportedFile importFile(Importer &importer, const std::filesystem::path &file, const std::atomic<bool> *cancel = nullptr) {
+inline ImportedFile importFile(Importer &importer, const std::filesystem::path &file, const CancelToken &cancel = {}) {
     ImportedFile r;
     r.dir = std::make_unique<QTemporaryDir>();
     r.store = std::make_unique<SessionStore>(std::filesystem::path(r.dir->path().toStdString()) / "s.stepscope");

@@ -71,7 +71,7 @@ fs::path writeFixture(const std::string &name, const std::string &text, bool gzi
     return path;
 }
 
-Imported runImport(const fs::path &file, const std::atomic<bool> *cancel = nullptr) {
+Imported runImport(const fs::path &file, const CancelToken &cancel = {}) {
     ChromeTraceImporter imp;
     return test::importFile(imp, file, cancel);
 }
@@ -372,8 +372,9 @@ void TstChromeImport::notAChromeTraceFails() {
 }
 
 void TstChromeImport::cancelFails() {
-    std::atomic<bool> cancel{true};
-    const auto r = runImport(writeFixture("c.json", R"J([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])J"), &cancel);
+    const CancelToken cancel;
+    cancel.cancel();
+    const auto r = runImport(writeFixture("c.json", R"J([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])J"), cancel);
     QCOMPARE(int(r.result.status), int(SourceStatus::Failed));
     QVERIFY(QString::fromStdString(r.result.message).contains("cancelled"));
 }

@@ -31,7 +31,7 @@ namespace {
 
 using Imported = test::ImportedFile;
 
-Imported runImport(Importer &imp, const fs::path &file, const std::atomic<bool> *cancel = nullptr) { return test::importFile(imp, file, cancel); }
+Imported runImport(Importer &imp, const fs::path &file, const CancelToken &cancel = {}) { return test::importFile(imp, file, cancel); }
 QStringList rows(const Imported &imp, const std::string &sql) { return test::queryRows(*imp.store, sql, test::Floats::Rounded12); }
 int64_t count(const Imported &imp, const std::string &sql) { return test::queryInt(*imp.store, sql); }
 
@@ -275,9 +275,10 @@ private slots:
                 out << R"({"Type":"cpu","Name":"cpu0","Dimension":"CPUUtilization","Value":1,"NodeId":"a","Timestamp":)"
                     << 1600000000 + i << "}\n";
         }
-        std::atomic<bool> cancel{true};
+        const CancelToken cancel;
+        cancel.cancel();
         SmdebugSystemImporter imp;
-        auto r = runImport(imp, big, &cancel);
+        auto r = runImport(imp, big, cancel);
         QCOMPARE(r.result.status, SourceStatus::Failed);
         QVERIFY(r.result.message.find("cancel") != std::string::npos);
         QVERIFY(r.result.events < 20000);

@@ -6,6 +6,7 @@
 #include "app/cli/input_session.h"
 #include "importers/nsys/nsys_gpu_metrics.h"
 #include "importers/nsys/nsys_sqlite_importer.h"
+#include "models/concurrency/cancel_token.h"
 #include "models/text/ascii_case.h"
 #include "models/store/foreign_database.h"
 #include "tests/importers/import_test_support.h"
@@ -284,9 +285,10 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES
             sql += range("r", i * 10, i * 10 + 5);
         sql += "COMMIT;\n";
         const fs::path file = makeExport(dir, "c.sqlite", sql);
-        std::atomic<bool> cancelled{true};
+        const CancelToken cancelled;
+        cancelled.cancel();
         NsysSqliteImporter importer;
-        const auto r = test::importFile(importer, file, &cancelled);
+        const auto r = test::importFile(importer, file, cancelled);
         QCOMPARE(int(r.result.status), int(SourceStatus::Failed));
         QCOMPARE(QString::fromStdString(r.result.message), QString::fromStdString(file.string() + ": import cancelled"));
     }

@@ -5,6 +5,7 @@
 
 #include "importers/common/importer_registry.h"
 #include "importers/logdir/session_importer.h"
+#include "models/concurrency/cancel_token.h"
 #include "models/store/session_reader.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/jobs/job_test_support.h"
@@ -83,10 +84,10 @@ private slots:
 
         // Cancel part-way: the second session stays empty, whichever worker saw the flag.
         SessionStore second(out.filePath("t.stepscope").toStdString());
-        std::atomic<bool> cancel{false};
-        const ImportSummary cancelled = SessionImporter(second, registry).run({gen.path()}, &cancel,
+        const CancelToken cancel;
+        const ImportSummary cancelled = SessionImporter(second, registry).run({gen.path()}, cancel,
             [&](int64_t d, int64_t t, const std::string &) {
-                if (d * 3 > t) cancel = true;
+                if (d * 3 > t) cancel.cancel();
             }, options);
         QVERIFY(cancelled.cancelled);
         QVERIFY(cancelled.sources.empty());

@@ -2,6 +2,7 @@
 // in import_log; hidden folders and our own session files are ignored.
 
 #include "importers/logdir/session_importer.h"
+#include "models/concurrency/cancel_token.h"
 #include "models/store/session_reader.h"
 #include "tests/test_support.h"
 
@@ -83,10 +84,10 @@ private slots:
     void cancelledImportLeavesSessionAsItWas() {
         SessionStore store(fs::path(m_tmp.path().toStdString()) / "c.stepscope");
         ImporterRegistry registry;
-        std::atomic<bool> cancel{false};
+        const CancelToken cancel;
         int calls = 0;
-        const ImportSummary summary = SessionImporter(store, registry).run({m_root}, &cancel, [&](int64_t, int64_t, const std::string &) {
-            if (++calls == 1) cancel = true;  // cancel as soon as the first file reports progress
+        const ImportSummary summary = SessionImporter(store, registry).run({m_root}, cancel, [&](int64_t, int64_t, const std::string &) {
+            if (++calls == 1) cancel.cancel();  // cancel as soon as the first file reports progress
         });
         QVERIFY(summary.cancelled);
         SqliteStatement st(store.db(), "SELECT (SELECT count(*) FROM source) + (SELECT count(*) FROM slice) + (SELECT count(*) FROM import_log)");

@@ -44,7 +44,7 @@ std::string RunAnalysis::gpuNote() const {
                       : "no GPU in this trace: GPU busy, GPU idle gaps and GPU findings do not apply";
 }
 
-RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options, const std::atomic<bool> *cancel) const {
+RunAnalysis RunAnalyzer::analyze(const RunRow &run, const AnalysisOptions &options, const CancelToken &cancel) const {
     RunAnalysis ra;
     const Preset *stepscope = m_rules.preset("stepscope");
     const TraceData trace = TraceLoader(m_store, cancel).load(run);

@@ -19,6 +19,7 @@
 #include "models/analysis/engine/step_breakdown_analyzer.h"
 #include "models/analysis/engine/step_timeline.h"
 #include "models/analysis/engine/tf_data_pipeline.h"
+#include "models/concurrency/cancel_token.h"
 
 #include <array>
 #include <optional>
@@ -153,7 +154,7 @@ public:
         : m_store(store), m_rules(rules), m_metrics(metrics) {}
     // `cancel` (optional, a background job's flag) is polled while the trace is read and between
     // the analyzers; raised, analyze() throws AnalysisCancelled.
-    RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}, const std::atomic<bool> *cancel = nullptr) const;
+    RunAnalysis analyze(const RunRow &run, const AnalysisOptions &options = {}, const CancelToken &cancel = {}) const;
 
 private:
     const SessionStore &m_store;

@@ -7,6 +7,7 @@
 // the session with one indexed query per track (or one scan when the run is most of the session). Built by RunAnalyzer; read by every analyzer of models/analysis.
 
 #include "models/analysis/rules/category_rules.h"
+#include "models/concurrency/cancel_token.h"
 #include "models/store/session_reader.h"
 
 #include <atomic>
@@ -62,14 +63,14 @@ struct TraceData {
 struct AnalysisCancelled : std::runtime_error {
     AnalysisCancelled() : std::runtime_error("analysis cancelled") {}
 };
-inline void throwIfCancelled(const std::atomic<bool> *cancel) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) throw AnalysisCancelled();
+inline void throwIfCancelled(const CancelToken &cancel) {
+    if (cancel.cancelled()) throw AnalysisCancelled();
 }
 
 class TraceLoader {
 public:
     // `cancel` (optional) is polled while reading; raised, load() throws AnalysisCancelled.
-    explicit TraceLoader(const SessionStore &store, const std::atomic<bool> *cancel = nullptr)
+    explicit TraceLoader(const SessionStore &store, const CancelToken &cancel = {})
         : m_store(store), m_cancel(cancel) {}
     // All host-thread and GPU-stream slices of the run; `timeBaseNs` makes them absolute.
     TraceData load(const RunRow &run) const;
@@ -79,7 +80,7 @@ private:
     // Orders track `t` by start and turns stored parent ids into indices, child time, launch marks.
     static void resolveNesting(TraceData &d, const TraceTrack &t, std::vector<int64_t> &parentIds);
     const SessionStore &m_store;
-    const std::atomic<bool> *m_cancel;
+    CancelToken m_cancel;
 };
 
 } // namespace stepscope

@@ -127,7 +127,7 @@ void AnalysisModel::startJob(const RunRow &run) {
             SessionStore readOnly(path, SessionStore::Mode::ReadOnly);
             cancel.setInterrupt([&readOnly] { readOnly.interrupt(); });
             try {
-                *result = AnalysisService::computeOn(readOnly, rules, run, options, cancel.flag());
+                *result = AnalysisService::computeOn(readOnly, rules, run, options, cancel);
             } catch (const std::exception &e) {
                 error = e.what();  // a cancelled analysis' error is dropped with it
             }

@@ -96,11 +96,11 @@ const RunAnalysis *AnalysisService::ready(const RunRow &run, const AnalysisOptio
 }
 
 RunAnalysis AnalysisService::computeOn(const SessionStore &store, const CategoryRules &rules, const RunRow &run,
-                                       const AnalysisOptions &options, const std::atomic<bool> *cancel) {
+                                       const AnalysisOptions &options, const CancelToken &cancel) {
     return RunAnalyzer(store, rules).analyze(run, options, cancel);
 }
 
-const RunAnalysis &AnalysisService::analyse(const RunRow &run, const AnalysisOptions &options, const std::atomic<bool> *cancel) {
+const RunAnalysis &AnalysisService::analyse(const RunRow &run, const AnalysisOptions &options, const CancelToken &cancel) {
     Entry e = lookup(run, options);
     if (e.analysis) return *e.analysis;
     return keep(run, options, e.key, RunAnalyzer(m_store, m_rules, &metrics()).analyze(run, options, cancel));

@@ -76,14 +76,14 @@ public:
     const RunAnalysis *ready(const RunRow &run, const AnalysisOptions &options);
     // ready(), or computed now on this thread (seconds for a big run). A raised `cancel` throws
     // AnalysisCancelled and keeps nothing. Other failures throw; nothing is kept for them either.
-    const RunAnalysis &analyse(const RunRow &run, const AnalysisOptions &options, const std::atomic<bool> *cancel = nullptr);
+    const RunAnalysis &analyse(const RunRow &run, const AnalysisOptions &options, const CancelToken &cancel = {});
     // analyse(), handed over: for a caller that changes its result and needs no other (the report
     // adds the job's findings to its runs'); the service keeps none.
     RunAnalysis take(const RunRow &run, const AnalysisOptions &options);
     // For a background job: the analysis computed over `store` (its own connection), touching no
     // service. Its result is handed to the service's adopt() on the service's thread.
     static RunAnalysis computeOn(const SessionStore &store, const CategoryRules &rules, const RunRow &run,
-                                 const AnalysisOptions &options, const std::atomic<bool> *cancel);
+                                 const AnalysisOptions &options, const CancelToken &cancel);
     // Keeps `analysis` of `run` with `options` (stored like one computed here) and returns it.
     const RunAnalysis &adopt(const RunRow &run, const AnalysisOptions &options, RunAnalysis analysis);
     // How many analyses this service computed or adopted (not read back): tests count them.

@@ -9,7 +9,7 @@ namespace stepscope {
 RangeOpStats::RangeOpStats(QObject *parent) : QObject(parent) {}
 
 std::shared_ptr<const AnalysedEvents> RangeOpStats::loadEvents(const std::filesystem::path &session, const RunRow &run,
-                                                               const std::atomic<bool> *cancel) {
+                                                               const CancelToken &cancel) {
     const SessionStore store(session, SessionStore::Mode::ReadOnly);
     auto events = std::make_shared<AnalysedEvents>();
     events->runId = run.id;
@@ -60,7 +60,7 @@ void RangeOpStats::startNext() {
         std::vector<OpStat> ops;
         QString error;
         try {
-            if (!events) events = loadEvents(r.session, r.run, cancel.flag());
+            if (!events) events = loadEvents(r.session, r.run, cancel);
             ops = compute(*events, r.wholeRun, r.range);
         } catch (const std::exception &e) {
             error = QString::fromStdString(e.what());

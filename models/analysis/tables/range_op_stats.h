@@ -45,7 +45,7 @@ public:
 
     // The pieces, for any thread; `cancel` (optional) stops the read with AnalysisCancelled.
     static std::shared_ptr<const AnalysedEvents> loadEvents(const std::filesystem::path &session, const RunRow &run,
-                                                            const std::atomic<bool> *cancel = nullptr);
+                                                            const CancelToken &cancel = {});
     static std::vector<OpStat> compute(const AnalysedEvents &events, const std::vector<OpStat> &wholeRun, NsRange range);
 
 signals:
