@@ -44,7 +44,7 @@ std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::comput
         // between the range start and the last of those slices' ends): self time by the one rule.
         SliceReader slices(connection);
         struct Parent {
-            int64_t id, nameId, start, end, childNs = 0;
+            int64_t id, nameId, start, end;
         };
         std::vector<Parent> parents;  // by id, for the children's lookups
         for (const TrackSpan &t : tracks) {
@@ -59,22 +59,25 @@ std::optional<std::vector<RangeAggregateModel::Row>> RangeAggregateModel::comput
             if (parents.empty()) continue;
             const auto byId = [](const Parent &a, const Parent &b) { return a.id < b.id; };
             if (!std::is_sorted(parents.begin(), parents.end(), byId)) std::sort(parents.begin(), parents.end(), byId);
-            size_t n = 0;
             bool stopped = false;
-            slices.forEachChildStartingIn(t.id, range.start - t.baseNs, lastEnd, [&](const StoredChild &c) {
-                if ((n++ & 0xFFFF) == 0xFFFF && cancelled()) return !(stopped = true);
-                const auto p = std::lower_bound(parents.begin(), parents.end(), c.parentId,
-                                                [](const Parent &a, int64_t id) { return a.id < id; });
-                if (p == parents.end() || p->id != c.parentId) return true;  // a parent outside the range
-                p->childNs += slice_self_time::childCover(p->start, p->end, c.startNs, c.startNs + std::max<int64_t>(0, c.durNs));
-                return true;
-            });
+            const std::vector<int64_t> self = sliceSelfTimes(
+                parents.size(), [&](size_t i) { return std::pair(parents[i].start, parents[i].end); }, [&](auto add) {
+                    size_t n = 0;
+                    slices.forEachChildStartingIn(t.id, range.start - t.baseNs, lastEnd, [&](const StoredChild &c) {
+                        if ((n++ & 0xFFFF) == 0xFFFF && cancelled()) return !(stopped = true);
+                        const auto p = std::lower_bound(parents.begin(), parents.end(), c.parentId,
+                                                        [](const Parent &a, int64_t id) { return a.id < id; });
+                        if (p == parents.end() || p->id != c.parentId) return true;  // a parent outside the range
+                        add(size_t(p - parents.begin()), c.startNs, c.startNs + std::max<int64_t>(0, c.durNs));
+                        return true;
+                    });
+                });
             if (stopped) return std::nullopt;
-            for (const Parent &p : parents) {
-                Row &r = byName[p.nameId];
+            for (size_t i = 0; i < parents.size(); ++i) {
+                Row &r = byName[parents[i].nameId];
                 ++r.count;
-                r.totalNs += p.end - p.start;
-                r.selfNs += slice_self_time::selfNs(p.end - p.start, p.childNs);
+                r.totalNs += parents[i].end - parents[i].start;
+                r.selfNs += self[i];
             }
         }
         std::vector<Row> rows;

@@ -53,11 +53,11 @@ SliceDetails TimelineModel::details(int64_t sliceId) const {
     d.argsJson = qText(row->argsJson);
     if (d.track >= 0) d.trackName = m_tracks[size_t(d.track)].name;
 
-    // Self time by the one rule (slice_self_time): minus what the direct children cover inside it.
-    int64_t childNs = 0;
-    for (const StoredChild &c : m_slices.reader()->childrenOf(row->trackId, sliceId, relStart, relStart + d.durNs))
-        childNs += slice_self_time::childCover(relStart, relStart + d.durNs, c.startNs, c.startNs + std::max<int64_t>(0, c.durNs));
-    d.selfNs = slice_self_time::selfNs(d.durNs, childNs);
+    // Self time by the one loop (sliceSelfTimes): minus what the direct children cover inside it.
+    const std::vector<StoredChild> children = m_slices.reader()->childrenOf(row->trackId, sliceId, relStart, relStart + d.durNs);
+    d.selfNs = sliceSelfTimes(1, [&](size_t) { return std::pair(relStart, relStart + d.durNs); }, [&](auto add) {
+        for (const StoredChild &c : children) add(0, c.startNs, c.startNs + std::max<int64_t>(0, c.durNs));
+    })[0];
 
     std::optional<int64_t> parent = row->parentId;
     for (int guard = 0; parent && *parent >= 0 && guard < 256; ++guard) {

@@ -2,7 +2,6 @@
 
 #include "models/store/analysis_input_reader.h"
 #include "models/store/slice_args.h"
-#include "models/trace/slice_self_time.h"
 
 #include <algorithm>
 #include <array>
@@ -26,7 +25,7 @@ std::vector<OpStat> OpStatsAnalyzer::analyze(const TraceData &trace, const std::
         const int64_t d = s.dur();
         ++a.count;
         a.total += d;
-        a.self += slice_self_time::selfNs(d, s.childNs);
+        a.self += s.selfNs;
         a.min = std::min(a.min, d);
         a.max = std::max(a.max, d);
     }

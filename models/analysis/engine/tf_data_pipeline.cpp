@@ -1,5 +1,7 @@
 #include "models/analysis/engine/tf_data_pipeline.h"
 
+#include "models/trace/slice_self_time.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <unordered_map>
@@ -38,17 +40,18 @@ TfDataSummary TfDataPipeline::analyze(const TraceData &trace, int64_t lo, int64_
         if (fresh) it->second = trace.text(s.nameId).starts_with("Iterator::");
         return it->second;
     };
-    // Self time: each stage span minus the stage spans directly nested in it.
+    // Self time by the one loop (sliceSelfTimes), with stages as the nesting: each stage span minus
+    // the stage spans directly nested in it (a stage's parent is its nearest stage ancestor).
     std::unordered_map<int32_t, size_t> byName;
-    std::vector<int64_t> selfNs(trace.slices.size(), 0);
-    for (size_t i = 0; i < trace.slices.size(); ++i) {
-        const TraceSlice &s = trace.slices[i];
-        if (s.gpu || s.start < lo || s.start >= hi || !stage(s)) continue;
-        selfNs[i] += s.dur();
-        int32_t p = s.parent;
-        while (p >= 0 && !stage(trace.slices[size_t(p)])) p = trace.slices[size_t(p)].parent;
-        if (p >= 0 && trace.slices[size_t(p)].start >= lo) selfNs[size_t(p)] -= s.dur();
-    }
+    const std::vector<int64_t> selfNs = sliceSelfTimes(
+        trace.slices.size(), [&](size_t i) { return std::pair(trace.slices[i].start, trace.slices[i].end); }, [&](auto add) {
+            for (const TraceSlice &s : trace.slices) {
+                if (s.gpu || s.start < lo || s.start >= hi || !stage(s)) continue;
+                int32_t p = s.parent;
+                while (p >= 0 && !stage(trace.slices[size_t(p)])) p = trace.slices[size_t(p)].parent;
+                if (p >= 0 && trace.slices[size_t(p)].start >= lo) add(size_t(p), s.start, s.end);
+            }
+        });
     for (size_t i = 0; i < trace.slices.size(); ++i) {
         const TraceSlice &s = trace.slices[i];
         if (s.gpu || s.start < lo || s.start >= hi || !stage(s)) continue;
@@ -61,7 +64,7 @@ TfDataSummary TfDataPipeline::analyze(const TraceData &trace, int64_t lo, int64_
             out.stages.push_back(std::move(st));
         }
         TfDataStage &st = out.stages[it->second];
-        const int64_t self = std::max<int64_t>(0, selfNs[i]);
+        const int64_t self = selfNs[i];
         st.selfNs += self;
         ++st.count;
         out.totalSelfNs += self;

@@ -79,7 +79,7 @@ TraceData TraceLoader::load(const RunRow &run) const {
         next[ti] = pos;
     }
     d.slices.resize(runSlices);
-    // The stored nesting: each slice's own id (kept in childNs until the parents are resolved) and its
+    // The stored nesting: each slice's own id (kept in selfNs until the parents are resolved) and its
     // parent's id (-1: none), by position.
     std::vector<int64_t> parentIds(runSlices, -1);
     size_t rowsRead = 0;
@@ -88,7 +88,7 @@ TraceData TraceLoader::load(const RunRow &run) const {
         if (next[size_t(ti)] >= d.tracks[size_t(ti)].first + d.tracks[size_t(ti)].count) return;
         parentIds[next[size_t(ti)]] = row.parentId.value_or(-1);
         TraceSlice &s = d.slices[next[size_t(ti)]++];
-        s.childNs = row.id;
+        s.selfNs = row.id;
         s.start = row.startNs + run.timeBaseNs;
         s.end = s.start + std::max<int64_t>(0, row.durNs);
         s.nameId = int32_t(row.nameId);
@@ -155,22 +155,25 @@ void TraceLoader::resolveNesting(TraceData &d, const TraceTrack &t, std::vector<
         std::move(slices.begin(), slices.end(), begin);
         std::copy(parents.begin(), parents.end(), parentIds.begin() + ptrdiff_t(t.first));
     }
-    // Stored parent id → position: positions by slice id (the id waits in childNs until here).
+    // Stored parent id → position: positions by slice id (the id waits in selfNs until here).
     std::vector<std::pair<int64_t, int32_t>> byId(t.count);
-    for (size_t i = 0; i < t.count; ++i) byId[i] = {begin[ptrdiff_t(i)].childNs, int32_t(t.first + i)};
+    for (size_t i = 0; i < t.count; ++i) byId[i] = {begin[ptrdiff_t(i)].selfNs, int32_t(t.first + i)};
     if (!std::is_sorted(byId.begin(), byId.end())) std::sort(byId.begin(), byId.end());
-    for (size_t i = t.first; i < t.first + t.count; ++i) d.slices[i].childNs = 0;
     for (size_t i = t.first; i < t.first + t.count; ++i) {
-        TraceSlice &s = d.slices[i];
         if (const int64_t pid = parentIds[i]; pid >= 0) {
             const auto it = std::lower_bound(byId.begin(), byId.end(), std::make_pair(pid, INT32_MIN));
             // A parent comes before its child; anything else (a tampered session) is no nesting.
-            if (it != byId.end() && it->first == pid && size_t(it->second) < i) {
-                TraceSlice &p = d.slices[size_t(it->second)];
-                s.parent = it->second;
-                p.childNs += slice_self_time::childCover(p.start, p.end, s.start, s.end);
-            }
+            if (it != byId.end() && it->first == pid && size_t(it->second) < i) d.slices[i].parent = it->second;
         }
+    }
+    const std::vector<int64_t> self = sliceSelfTimes(
+        t.count, [&](size_t i) { return std::pair(begin[ptrdiff_t(i)].start, begin[ptrdiff_t(i)].end); }, [&](auto add) {
+            for (size_t i = 0; i < t.count; ++i)
+                if (const TraceSlice &s = begin[ptrdiff_t(i)]; s.parent >= 0) add(size_t(s.parent) - t.first, s.start, s.end);
+        });
+    for (size_t i = 0; i < t.count; ++i) begin[ptrdiff_t(i)].selfNs = self[i];
+    for (size_t i = t.first; i < t.first + t.count; ++i) {
+        TraceSlice &s = d.slices[i];
         if (t.gpu || s.correlation < 0) continue;
         d.launchStartByCorrelation.emplace(s.correlation, s.start);
         s.launches = true;

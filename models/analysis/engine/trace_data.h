@@ -31,7 +31,7 @@ struct TraceTrack {
 struct TraceSlice {
     int64_t start = 0, end = 0;
     int64_t correlation = -1;   // -1: none
-    int64_t childNs = 0;        // time direct children cover inside it (slice_self_time::selfNs)
+    int64_t selfNs = 0;         // its duration less what its direct children cover (sliceSelfTimes)
     int32_t nameId = 0, catId = -1;
     int32_t track = 0;          // index into TraceData::tracks
     int32_t parent = -1;        // the stored parent (index), on the same track

@@ -20,7 +20,7 @@ double inputTracedBusy(const TraceData &trace, const std::vector<int8_t> &types,
         if (s.gpu || types[i] != inputType || s.end <= lo || s.start >= hi) continue;
         if (s.parent >= 0 && types[size_t(s.parent)] == inputType) continue;
         total += s.dur();
-        busy += s.childNs;
+        busy += s.dur() - s.selfNs;  // what its children cover
     }
     return total > 0 ? double(busy) / double(total) : -1;
 }
