@@ -5,20 +5,14 @@
 #include "models/trace/slice_self_time.h"
 #include "models/store/slice_lookup.h"
 #include "models/store/slice_reader.h"
+#include "models/store/sqlite_statement.h"
+#include "models/text/time_format.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
 namespace stepscope {
-
-QString formatDurationNs(int64_t ns) {
-    const double v = double(ns), a = std::abs(v);
-    if (a >= 1e9) return QString::number(v / 1e9, 'f', a >= 1e11 ? 1 : 3) + QStringLiteral(" s");
-    if (a >= 1e6) return QString::number(v / 1e6, 'f', a >= 1e8 ? 1 : 3) + QStringLiteral(" ms");
-    if (a >= 1e3) return QString::number(v / 1e3, 'f', a >= 1e5 ? 1 : 3) + QStringLiteral(" µs");
-    return QString::number(ns) + QStringLiteral(" ns");
-}
 
 RangeAggregateModel::RangeAggregateModel(TimelineModel *timeline, QObject *parent)
     : QAbstractTableModel(parent), m_timeline(timeline) {
@@ -133,8 +127,8 @@ QVariant RangeAggregateModel::data(const QModelIndex &index, int role) const {
         switch (c) {
         case NameColumn: return r.name;
         case CountColumn: return QString::number(r.count);
-        case TotalColumn: return formatDurationNs(r.totalNs);
-        case SelfColumn: return formatDurationNs(r.selfNs);
+        case TotalColumn: return formatTime(r.totalNs);
+        case SelfColumn: return formatTime(r.selfNs);
         default: return {};
         }
     }

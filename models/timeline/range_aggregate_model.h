@@ -67,7 +67,4 @@ private:
     std::vector<Row> m_rows;
 };
 
-// "1.234 ms", "56.7 µs", "12 ns", "3.2 s": shared by the timeline's panels.
-QString formatDurationNs(int64_t ns);
-
 } // namespace stepscope

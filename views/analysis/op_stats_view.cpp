@@ -4,6 +4,7 @@
 #include "models/analysis/tables/op_stats_table_model.h"
 #include "models/analysis/tables/range_op_stats.h"
 #include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 #include "views/analysis/name_column.h"
 #include "views/analysis/roofline_plot.h"
 #include "views/analysis/stats_table.h"
@@ -188,7 +189,7 @@ void OpStatsView::updateScope() {
     const NsRange full = m_time->fullRange(), shown = m_rangeStats->range();
     const int64_t origin = full.valid() ? full.start : 0;
     QString text = shown.valid() ? tr("Events starting in %1 – %2 (visible range)")
-                                       .arg(formatDurationNs(shown.start - origin), formatDurationNs(shown.end - origin))
+                                       .arg(formatTime(shown.start - origin), formatTime(shown.end - origin))
                                  : tr("Visible range");
     if (m_rangeStats->busy() || m_rangeTimer->isActive()) text += tr(" · updating…");
     else if (!m_rangeStats->error().isEmpty()) text += tr(" · could not read the events: %1").arg(m_rangeStats->error());

@@ -1,6 +1,6 @@
 #include "views/annotations/annotation_dialog.h"
 
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -34,7 +34,7 @@ AnnotationDialog::AnnotationDialog(const Annotation &a, QWidget *parent)
     const int idx = m_color->findData(QString::fromStdString(a.color));
     if (idx >= 0) m_color->setCurrentIndex(idx);
     auto *form = new QFormLayout(this);
-    const QString when = a.isPoint() ? tr("a point in time") : tr("a range of %1").arg(formatDurationNs(a.endNs - a.startNs));
+    const QString when = a.isPoint() ? tr("a point in time") : tr("a range of %1").arg(formatTime(a.endNs - a.startNs));
     form->addRow(tr("Time:"), new QLabel(when, this));
     form->addRow(tr("Text:"), m_text);
     form->addRow(tr("Colour:"), m_color);

@@ -1,7 +1,7 @@
 #include "views/annotations/annotation_list_view.h"
 
 #include "models/text/display_text.h"
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 #include "views/annotations/annotation_dialog.h"
 #include "views/annotations/annotation_painter.h"
 
@@ -51,8 +51,8 @@ public:
             return excerptText(a.text, 2000).toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1String("<br>"));
         if (role != Qt::DisplayRole) return {};
         const int64_t origin = m_time->fullRange().valid() ? m_time->fullRange().start : 0;
-        if (col == 0) return formatDurationNs(a.startNs - origin);
-        if (col == 1) return a.isPoint() ? tr("point") : formatDurationNs(a.endNs - a.startNs);
+        if (col == 0) return formatTime(a.startNs - origin);
+        if (col == 1) return a.isPoint() ? tr("point") : formatTime(a.endNs - a.startNs);
         return AnnotationPainter::labelText(a) + (a.transient ? tr(" (not saved)") : QString());
     }
     int rowOf(int64_t id) const {

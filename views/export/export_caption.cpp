@@ -3,13 +3,14 @@
 #include "models/analysis/service/analysis_model.h"
 #include "models/analysis/engine/job_analysis.h"
 #include "models/annotations/annotation_model.h"
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 #include "views/analysis/category_colors.h"
 #include "views/annotations/annotation_painter.h"
 
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 namespace stepscope {
@@ -18,7 +19,12 @@ namespace {
 constexpr int kMaxRuns = 2;
 constexpr int kMaxNotes = 8;
 
-QString seconds(int64_t ns) { return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3); }
+// "1.234 s – 2.345 s (1.111 s)": both ends in the unit of the later one, the span in its own.
+QString captionRangeTimes(NsRange range, int64_t originNs) {
+    const int64_t reference = std::max(std::llabs(range.start - originNs), std::llabs(range.end - originNs));
+    return QObject::tr("%1 – %2 (%3)").arg(formatTime(range.start - originNs, reference),
+                                          formatTime(range.end - originNs, reference), formatTime(range.duration()));
+}
 
 // More than half of [lo, hi) lies inside `range`.
 bool mostlyIn(int64_t lo, int64_t hi, NsRange range) {
@@ -43,8 +49,7 @@ ExportCaption::StepsShown ExportCaption::stepsIn(const RunAnalysis &a, NsRange r
 }
 
 QString ExportCaption::rangeText(SessionModel *session, int64_t runId, NsRange range, int64_t originNs) {
-    QString time = QObject::tr("%1 – %2 (%3)").arg(seconds(range.start - originNs), seconds(range.end - originNs),
-                                                  formatDurationNs(range.duration()));
+    QString time = captionRangeTimes(range, originNs);
     const RunAnalysis *a = AnalysisModel::of(session)->analyseNow(runId);
     if (!a || a->steps.steps.empty() || !a->steps.hasSteps()) return time;
     const StepsShown s = stepsIn(*a, range);
@@ -122,8 +127,7 @@ ExportDecoration ExportCaption::build(SessionModel *session, NsRange range, cons
     }
     if (int(runs.size()) > kMaxRuns) d.caption << QObject::tr("(and %n more run(s))", nullptr, int(runs.size()) - kMaxRuns);
     if (const QString job = jobLine(analysis); !job.isEmpty()) d.caption << job;
-    if (runs.empty()) d.caption << QObject::tr("Time %1 – %2 (%3)").arg(seconds(range.start - origin), seconds(range.end - origin),
-                                                                          formatDurationNs(range.duration()));
+    if (runs.empty()) d.caption << QObject::tr("Time %1").arg(captionRangeTimes(range, origin));
 
     // The first notes in the picture by name (each its label: first line, bounded), the rest counted;
     // nothing is copied, however many or long the notes are.

@@ -1,7 +1,7 @@
 #include "views/timeline/capture_picker.h"
 
 #include "models/timeline/capture_clusters.h"
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 
 namespace stepscope {
 
@@ -39,14 +39,14 @@ void CapturePicker::reload() {
         clear();
         if (!m_captures.empty()) {
             const NsRange full = m_time->fullRange();
-            addItem(tr("All captures (%1)").arg(formatDurationNs(full.duration())));
+            addItem(tr("All captures (%1)").arg(formatTime(full.duration())));
             const int64_t first = m_captures.front().start;
             for (size_t i = 0; i < m_captures.size(); ++i)
-                addItem(i == 0 ? tr("Capture 1 of %1 · %2 long").arg(m_captures.size()).arg(formatDurationNs(m_captures[i].duration()))
+                addItem(i == 0 ? tr("Capture 1 of %1 · %2 long").arg(m_captures.size()).arg(formatTime(m_captures[i].duration()))
                                : tr("Capture %1 of %2 · %3 later · %4 long")
                                      .arg(i + 1)
                                      .arg(m_captures.size())
-                                     .arg(formatDurationNs(m_captures[i].start - first), formatDurationNs(m_captures[i].duration())));
+                                     .arg(formatTime(m_captures[i].start - first), formatTime(m_captures[i].duration())));
         }
     }
     setVisible(!m_captures.empty());

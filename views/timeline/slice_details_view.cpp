@@ -2,6 +2,7 @@
 
 #include "models/text/display_text.h"
 #include "views/timeline/timeline_view.h"
+#include "models/text/time_format.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -69,8 +70,8 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
     connect(m_aggregate, &RangeAggregateModel::busyChanged, this, [this](bool busy) {
         const NsRange sel = m_time->selection();
         if (!sel.valid()) return;
-        m_rangeLabel->setText(busy ? tr("Adding up the slices in the selected %1…").arg(formatDurationNs(sel.duration()))
-                                   : tr("Slices starting in the selected %1, by name").arg(formatDurationNs(sel.duration())));
+        m_rangeLabel->setText(busy ? tr("Adding up the slices in the selected %1…").arg(formatTime(sel.duration()))
+                                   : tr("Slices starting in the selected %1, by name").arg(formatTime(sel.duration())));
     });
     connect(time, &TimeRangeController::selectionChanged, this, &SliceDetailsView::onSelection);
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) {
@@ -84,7 +85,7 @@ SliceDetailsView::SliceDetailsView(TimelineView *timeline, TimeRangeController *
 
 void SliceDetailsView::onSelection(NsRange selection) {
     if (selection.valid()) {
-        m_rangeLabel->setText(tr("Slices starting in the selected %1, by name").arg(formatDurationNs(selection.duration())));
+        m_rangeLabel->setText(tr("Slices starting in the selected %1, by name").arg(formatTime(selection.duration())));
         setCurrentIndex(1);
         m_aggregateTimer.start();
     } else {
@@ -126,9 +127,9 @@ void SliceDetailsView::showSlice(const SliceDetails &d) {
     add(nullptr, tr("Name"), d.name);
     add(nullptr, tr("Category"), d.category);
     add(nullptr, tr("Track"), d.trackName);
-    add(nullptr, tr("Start"), formatDurationNs(d.startNs - origin));
-    add(nullptr, tr("Duration"), formatDurationNs(d.durNs));
-    add(nullptr, tr("Self time"), formatDurationNs(d.selfNs));
+    add(nullptr, tr("Start"), formatTime(d.startNs - origin));
+    add(nullptr, tr("Duration"), formatTime(d.durNs));
+    add(nullptr, tr("Self time"), formatTime(d.selfNs, d.durNs));  // in the duration's unit, beside it
     add(nullptr, tr("Depth"), QString::number(d.depth));
     if (d.correlation) add(nullptr, tr("Correlation"), QString::number(*d.correlation));
     if (!d.argsJson.isEmpty()) addArgs(add(nullptr, tr("Args"), QString()), d.argsJson);
@@ -136,8 +137,8 @@ void SliceDetailsView::showSlice(const SliceDetails &d) {
         if (links.empty()) return;
         QTreeWidgetItem *group = add(nullptr, title, QString::number(links.size()));
         for (const auto &l : links) {
-            QTreeWidgetItem *it = add(group, l.relation, QStringLiteral("%1 — %2 at %3").arg(l.name, formatDurationNs(l.durNs),
-                                                                                             formatDurationNs(l.startNs - origin)));
+            QTreeWidgetItem *it = add(group, l.relation, QStringLiteral("%1 — %2 at %3").arg(l.name, formatTime(l.durNs),
+                                                                                             formatTime(l.startNs - origin)));
             it->setData(0, kSliceIdRole, qlonglong(l.id));
             it->setToolTip(1, tr("Double-click to select"));
         }

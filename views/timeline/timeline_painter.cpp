@@ -2,7 +2,7 @@
 
 #include "models/text/display_text.h"
 #include "models/timeline/name_colors.h"
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/value_track_painter.h"
 
@@ -53,7 +53,7 @@ QString runTitle(const TimelineFrame &f, int group) {
         title = QStringLiteral("rank %1 · %2").arg(*g.rank).arg(title);
     const int64_t offset = f.model->runOffset(g.runId);
     if (offset != 0)
-        title += QStringLiteral(" · %1%2").arg(offset > 0 ? QStringLiteral("+") : QStringLiteral("−")).arg(formatDurationNs(std::llabs(offset)));
+        title += QStringLiteral(" · %1%2").arg(offset > 0 ? QStringLiteral("+") : QStringLiteral("−")).arg(formatTime(std::llabs(offset)));
     return title;
 }
 QFont sized(QFont font, double pt, bool bold = false) {
@@ -422,7 +422,7 @@ void TimelinePainter::paintRuler(QPainter &p, const TimelineFrame &f) {
     // Corner: the visible span; while ranks are aligned, what the ticks count from (the span moves
     // to the step band's corner).
     const QString corner = f.alignedStep ? QStringLiteral("relative to step %1 start").arg(*f.alignedStep)
-                                         : QStringLiteral("span %1").arg(formatDurationNs(f.range.duration()));
+                                         : QStringLiteral("span %1").arg(formatTime(f.range.duration()));
     if (f.alignedStep) p.setPen(kAligned.darker(125));
     p.drawText(QRect(8, 0, f.labelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
                fm.elidedText(corner, Qt::ElideRight, f.labelWidth - 12));
@@ -473,7 +473,7 @@ void TimelinePainter::paintSteps(QPainter &p, const TimelineFrame &f) {
     const QRect band(0, kRulerHeight, f.size.width(), kStepBandHeight);
     p.fillRect(band, QColor(250, 251, 252));
     p.setPen(kMutedText);
-    const QString title = f.alignedStep ? QStringLiteral("Steps · span %1").arg(formatDurationNs(f.range.duration())) : QStringLiteral("Steps");
+    const QString title = f.alignedStep ? QStringLiteral("Steps · span %1").arg(formatTime(f.range.duration())) : QStringLiteral("Steps");
     p.drawText(QRect(8, band.top(), f.labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
                QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, f.labelWidth - 12));
     const QRect data = dataRect(f.size, f.labelWidth);

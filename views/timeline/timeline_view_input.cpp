@@ -4,7 +4,7 @@
 #include "models/text/display_text.h"
 
 #include "models/metrics/metric_units.h"
-#include "models/timeline/range_aggregate_model.h"
+#include "models/text/time_format.h"
 #include "views/annotations/timeline_annotation_overlay.h"
 #include "views/timeline/keyboard_shortcuts.h"
 
@@ -226,7 +226,7 @@ bool TimelineView::event(QEvent *e) {
         const int s = stepAt(*m_model, timeAt(pos.x()));
         if (s >= 0) {
             const TimelineStep &st = m_model->steps()[size_t(s)];
-            text = tr("step %1 — %2 (click to zoom)").arg(st.step).arg(formatDurationNs(st.durNs));
+            text = tr("step %1 — %2 (click to zoom)").arg(st.step).arg(formatTime(st.durNs));
         }
     } else if (pos.x() < labelWidth() && pos.y() >= TimelinePainter::kHeaderHeight) {
         const TimelineRow *row = m_layout.rowAt(pos.y() - TimelinePainter::kHeaderHeight + m_scrollY);
@@ -243,9 +243,9 @@ bool TimelineView::event(QEvent *e) {
         const QString name = m_model->nameText(it.nameId).toHtmlEscaped();
         if (it.block)
             text = tr("<b>%L1 events</b><br>busy %2 over %3<br>mostly <i>%4</i>")
-                       .arg(it.count).arg(formatDurationNs(it.busyNs), formatDurationNs(it.durNs), name);
+                       .arg(it.count).arg(formatTime(it.busyNs), formatTime(it.durNs), name);
         else
-            text = tr("<b>%1</b><br>%2").arg(name, formatDurationNs(it.durNs));
+            text = tr("<b>%1</b><br>%2").arg(name, formatTime(it.durNs));
     }
     if (text.isEmpty()) QToolTip::hideText(); else QToolTip::showText(help->globalPos(), text, this);
     return true;
@@ -277,8 +277,8 @@ void TimelineView::addSliceActions(QMenu &menu, const TimelineHit &hit) {
     menu.addAction(tr("Copy Details"), this, [this, it, name, track = hit.track] {
         const QString trackName = track >= 0 && track < int(m_model->tracks().size()) ? m_model->tracks()[size_t(track)].name : QString();
         QGuiApplication::clipboard()->setText(tr("%1\ntrack: %2\nstart: %3 (from the session's start)\nduration: %4")
-                                                  .arg(name, trackName, formatDurationNs(it.startNs - m_model->extent().start),
-                                                       formatDurationNs(it.durNs)));
+                                                  .arg(name, trackName, formatTime(it.startNs - m_model->extent().start),
+                                                       formatTime(it.durNs)));
     });
     menu.addAction(tr("Find All “%1”").arg(shown), this, [this, name] { emit findAllRequested(name); });
     menu.addAction(tr("Zoom to Slice"), this, [this, it] {

@@ -1,5 +1,6 @@
 #include "views/utilization/utilization_view.h"
 
+#include "models/text/time_format.h"
 #include "views/annotations/annotation_plot_layer.h"
 
 #include "views/utilization/column_envelope_graph.h"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace stepscope {
 
@@ -382,9 +384,10 @@ void UtilizationView::showRangeHeader() {
         m_header->clear();
         return;
     }
-    const double x0 = double(m_range.start - m_origin) / 1e9, x1 = double(m_range.end - m_origin) / 1e9;
-    const double step = std::max(1e-3, std::pow(10.0, std::floor(std::log10(std::max(x1 - x0, 1e-9))) - 2));
-    m_header->setText(tr("Showing %1 – %2").arg(TimeAxisTicker::label(x0, step), TimeAxisTicker::label(x1, step)) +
+    // Both ends in the unit and precision of the later one (formatTime), so they read alike.
+    const int64_t t0 = m_range.start - m_origin, t1 = m_range.end - m_origin;
+    const int64_t reference = std::max(std::llabs(t0), std::llabs(t1));
+    m_header->setText(tr("Showing %1 – %2").arg(formatTime(t0, reference), formatTime(t1, reference)) +
                       (m_origin > kEpochThresholdNs ? tr("   ·   0:00 = %1").arg(wallClock(m_origin, false)) : QString()) +
                       tr("   ·   drag: select, wheel: zoom, shift-drag: pan, double-click: zoom to selection"));
 }
@@ -417,10 +420,10 @@ void UtilizationView::showSelectionStats(bool again) {
     const NsRange sel = m_time->selection();
     const bool inView = sel.valid() && sel.start < m_range.end && sel.end > m_range.start;
     const bool partly = inView && (sel.start < m_range.start || sel.end > m_range.end);
-    const double s0 = double(sel.start - m_origin) / 1e9, s1 = double(sel.end - m_origin) / 1e9;
-    const QString title = tr("Selection %1 – %2 (%3 s): min / mean / max of the samples inside")
-                              .arg(TimeAxisTicker::label(s0, 0.001), TimeAxisTicker::label(s1, 0.001))
-                              .arg(s1 - s0, 0, 'g', 4) +
+    const int64_t s0 = sel.start - m_origin, s1 = sel.end - m_origin;
+    const int64_t reference = std::max(std::llabs(s0), std::llabs(s1));
+    const QString title = tr("Selection %1 – %2 (%3): min / mean / max of the samples inside")
+                              .arg(formatTime(s0, reference), formatTime(s1, reference), formatTime(sel.duration())) +
                           (partly ? tr(" (partly outside the view)") : QString());
     if (!again) {  // a range change: work only when what the table says changes
         if (!inView && !m_stats->isVisibleTo(this)) return;
@@ -466,8 +469,9 @@ QStringList UtilizationView::showCrosshair(std::optional<int64_t> t) {
     }
     updateLegendNames(t ? &at : nullptr);
     if (t) {
-        const double x = double(*t - m_origin) / 1e9;
-        m_header->setText(tr("At %1").arg(TimeAxisTicker::label(x, 0.001)) +
+        // In the unit the visible range's end is shown in (showRangeHeader), so the header keeps its form.
+        const int64_t reference = std::max(std::llabs(m_range.start - m_origin), std::llabs(m_range.end - m_origin));
+        m_header->setText(tr("At %1").arg(formatTime(*t - m_origin, reference)) +
                           (m_origin > kEpochThresholdNs ? QStringLiteral("   (%1)").arg(wallClock(*t, true)) : QString()));
     } else {
         showRangeHeader();
