@@ -1,6 +1,7 @@
 #include "app/synth/trace_event_json_writer.h"
 
 #include "app/synth/gzip_file_writer.h"
+#include "models/text/json_string.h"
 
 #include <charconv>
 
@@ -40,6 +41,15 @@ void TraceEventJsonWriter::appendMicros(std::string &out, int64_t ns) {
     out.append(tmp, p);
 }
 
+void TraceEventJsonWriter::appendCatAndName(std::string_view cat, std::string_view name) {
+    if (!cat.empty()) {
+        buf_.append(",\"cat\":");
+        appendJsonString(buf_, cat);
+    }
+    buf_.append(",\"name\":");
+    appendJsonString(buf_, name);
+}
+
 void TraceEventJsonWriter::appendKey(std::string_view key) {
     buf_.append(",\"");
     buf_.append(key);
@@ -51,13 +61,9 @@ TraceEventJsonWriter &TraceEventJsonWriter::begin(char ph, std::string_view cat,
     buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     firstEvent_ = false;
     buf_.push_back(ph);
-    if (!cat.empty()) {
-        buf_.append("\",\"cat\":\"");
-        buf_.append(cat);
-    }
-    buf_.append("\",\"name\":\"");
-    buf_.append(name);
-    buf_.append("\",\"pid\":");
+    buf_.push_back('"');
+    appendCatAndName(cat, name);
+    buf_.append(",\"pid\":");
     appendInt(pid);
     buf_.append(",\"tid\":");
     appendInt(tid);
@@ -72,17 +78,13 @@ TraceEventJsonWriter &TraceEventJsonWriter::begin(char ph, std::string_view cat,
     buf_.append(firstEvent_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     firstEvent_ = false;
     buf_.push_back(ph);
-    if (!cat.empty()) {
-        buf_.append("\",\"cat\":\"");
-        buf_.append(cat);
-    }
-    buf_.append("\",\"name\":\"");
-    buf_.append(name);
-    buf_.append("\",\"pid\":\"");
-    buf_.append(pid);
-    buf_.append("\",\"tid\":\"");
-    buf_.append(tid);
-    buf_.append("\",\"ts\":");
+    buf_.push_back('"');
+    appendCatAndName(cat, name);
+    buf_.append(",\"pid\":");
+    appendJsonString(buf_, pid);
+    buf_.append(",\"tid\":");
+    appendJsonString(buf_, tid);
+    buf_.append(",\"ts\":");
     appendMicros(buf_, tsNs);
     argsOpen_ = false;
     return *this;
@@ -102,9 +104,7 @@ TraceEventJsonWriter &TraceEventJsonWriter::field(std::string_view key, int64_t 
 
 TraceEventJsonWriter &TraceEventJsonWriter::field(std::string_view key, std::string_view value) {
     appendKey(key);
-    buf_.push_back('"');
-    buf_.append(value);
-    buf_.push_back('"');
+    appendJsonString(buf_, value);
     return *this;
 }
 
@@ -128,9 +128,8 @@ TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, int64_t va
 TraceEventJsonWriter &TraceEventJsonWriter::arg(std::string_view key, std::string_view value) {
     openArgs();
     buf_.append(key);
-    buf_.append("\":\"");
-    buf_.append(value);
-    buf_.push_back('"');
+    buf_.append("\":");
+    appendJsonString(buf_, value);
     return *this;
 }
 

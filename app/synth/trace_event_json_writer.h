@@ -4,8 +4,8 @@
 // The step simulator calls it once per event; without a sink it only counts (used to size a run).
 //
 // Usage: w.begin('X', "kernel", name, pid, tid, tsNs).dur(ns).arg("device", 0).end();
-// Names and keys must be JSON-safe already (no quotes, backslashes or control characters); the
-// generator only passes its own constant tables.
+// String values (names, categories, string args) are escaped by appendJsonString, the one JSON
+// string writer; keys must be JSON-safe already (the generator's own constants).
 
 #include <array>
 #include <cstdint>
@@ -51,6 +51,7 @@ public:
 private:
     void appendInt(int64_t v);
     void appendKey(std::string_view key);
+    void appendCatAndName(std::string_view cat, std::string_view name);
     void openArgs();
 
     GzipFileWriter *sink_;

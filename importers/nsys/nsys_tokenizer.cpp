@@ -1,6 +1,6 @@
 #include "importers/nsys/nsys_tokenizer.h"
 
-#include "importers/common/json_string.h"
+#include "models/text/json_string.h"
 #include "models/store/ns_range.h"
 
 #include <array>

@@ -1,6 +1,6 @@
 #include "importers/xplane/xplane_plane_index.h"
 
-#include "importers/common/json_string.h"
+#include "models/text/json_string.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "importers/common/json_string.h"
+#include "models/text/json_string.h"
 
 #include <cstdio>
 
