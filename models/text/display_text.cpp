@@ -1,5 +1,7 @@
 #include "models/text/display_text.h"
 
+#include "models/text/printable_text.h"
+
 #include <algorithm>
 
 namespace stepscope {
@@ -7,7 +9,7 @@ namespace stepscope {
 QString displayText(QString text) {
     for (QChar &c : text) {
         const char16_t u = c.unicode();
-        if ((u < 0x20 && u != u'\t' && u != u'\n') || u == 0xFFFE || u == 0xFFFF) c = QChar::ReplacementCharacter;
+        if ((isControlCharacter(u) && u != u'\t' && u != u'\n') || u == 0xFFFE || u == 0xFFFF) c = QChar::ReplacementCharacter;
     }
     return text;
 }
