@@ -36,6 +36,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <set>
+
 using namespace stepscope;
 
 class TestGuiFinFinish : public QObject {
@@ -250,6 +252,10 @@ private slots:
         for (int s : panel->series) labels << UtilizationPanels::seriesLabel(w.metrics()->series(s).info, false);
         QVERIFY2(labels.contains(QStringLiteral("GPU 1 allocated")) && labels.contains(QStringLiteral("GPU 0 reserved")),
                  qPrintable(labels.join(", ")));
+        // Grouped, the panel draws a mean per role: allocated and reserved in colours of their own.
+        std::set<QRgb> means;
+        for (int s : panel->series) means.insert(UtilizationPanels::meanColor(w.metrics()->series(s).info).rgb());
+        QCOMPARE(means.size(), size_t(2));
     }
 
     void findingZoomsToItsSteps() {

@@ -162,6 +162,11 @@ QString UtilizationPanels::limitLabel(const MetricSeriesInfo &info, bool withRun
     return label;
 }
 
+QColor UtilizationPanels::meanColor(const MetricSeriesInfo &info) {
+    static const QColor kMean(0x33, 0x33, 0x33);
+    return info.name == "gpu_mem_reserved" ? QColor(0x99, 0x99, 0x99) : kMean;
+}
+
 QColor UtilizationPanels::seriesColor(const MetricSeriesInfo &info, int indexInPanel) {
     if (info.name == "gpu_mem_reserved" && info.device) {
         // The allocator's reserve: the GPU's hue, lighter, under its allocated line.

@@ -53,6 +53,10 @@ public:
     static QString seriesLabel(const MetricSeriesInfo &info, bool withRun);
     // Colours follow identity: GPU n has one colour in every panel; in/read vs out/write differ.
     static QColor seriesColor(const MetricSeriesInfo &info, int indexInPanel);
+    // The line of a grouped panel's mean over the members of `info`'s role: dark grey, and for the
+    // allocator's reserve a lighter grey (as each GPU's reserve is its hue, lighter), so the two
+    // means of "GPU memory allocated" tell apart.
+    static QColor meanColor(const MetricSeriesInfo &info);
     // The panel's series by role when it is drawn grouped; empty when every series is drawn on its
     // own (few series, or all from one member).
     static std::vector<UtilizationGroup> groups(const UtilizationPanel &panel, const MetricSeriesModel &model);

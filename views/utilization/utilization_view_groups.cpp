@@ -25,7 +25,6 @@ namespace stepscope {
 
 namespace {
 const QColor kMemberGrey(0xc4, 0xc4, 0xc4);  // opaque: ColumnEnvelopeGraph's fast path
-const QColor kMeanColor(0x33, 0x33, 0x33);
 constexpr double kNearMemberPx = 6;  // the pointer this close to a member's line highlights it
 constexpr const char *kMemberSetting = "utilization/member";  // QSettings: the user's habit, not the session's
 } // namespace
@@ -60,7 +59,7 @@ void UtilizationView::buildGroups(size_t p) {
         // One point per pixel column: a smooth line, cheap at any width.
         auto *mean = new ColumnEnvelopeGraph(x, y);
         mean->setAdaptiveSampling(false);
-        mean->setPen(QPen(kMeanColor, 1.8));
+        mean->setPen(QPen(UtilizationPanels::meanColor(m_metrics->series(panel.series[group.series.front()]).info), 1.8));
         mean->setAntialiased(true);
         mean->removeFromLegend();
         ui.means.push_back(mean);
