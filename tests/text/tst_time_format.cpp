@@ -20,7 +20,7 @@ private slots:
         QTest::newRow("us, 100 and more") << qint64(123456) << QStringLiteral("123.5 µs");
         QTest::newRow("ms") << qint64(1234000) << QStringLiteral("1.234 ms");
         QTest::newRow("s") << qint64(3200000000) << QStringLiteral("3.200 s");
-        QTest::newRow("s, 100 and more") << qint64(94400000000) << QStringLiteral("94.400 s");
+        QTest::newRow("s, under 100") << qint64(94400000000) << QStringLiteral("94.400 s");
         QTest::newRow("minutes stay seconds") << qint64(3600000000000) << QStringLiteral("3600.0 s");
         QTest::newRow("negative") << qint64(-2500000) << QStringLiteral("-2.500 ms");
         QTest::newRow("negative ns") << qint64(-999) << QStringLiteral("-999 ns");
@@ -38,9 +38,12 @@ private slots:
         QTest::addColumn<qint64>("ns");
         QTest::addColumn<qint64>("reference");
         QTest::addColumn<QString>("text");
-        // The start of a 94.4 s range beside its end: "0.0 s – 94.4 s", not "0 ns" or "0:00".
-        QTest::newRow("range start") << qint64(0) << qint64(94400000000) << QStringLiteral("0.0 s");
-        QTest::newRow("range end") << qint64(94400000000) << qint64(94400000000) << QStringLiteral("94.4 s");
+        // The start of a 94.4 s range beside its end: "0.000 s – 94.400 s", not "0 ns" or "0:00".
+        QTest::newRow("range start") << qint64(0) << qint64(94400000000) << QStringLiteral("0.000 s");
+        QTest::newRow("range end") << qint64(94400000000) << qint64(94400000000) << QStringLiteral("94.400 s");
+        // From 100 units of the reference on, one decimal: a 150 s range.
+        QTest::newRow("long range start") << qint64(0) << qint64(150000000000) << QStringLiteral("0.0 s");
+        QTest::newRow("long range middle") << qint64(75260000000) << qint64(150000000000) << QStringLiteral("75.3 s");
         // A self time beside its duration, in the duration's unit.
         QTest::newRow("self beside duration") << qint64(500000) << qint64(2000000) << QStringLiteral("0.500 ms");
         QTest::newRow("small value, large reference") << qint64(12) << qint64(5000) << QStringLiteral("0.012 µs");
