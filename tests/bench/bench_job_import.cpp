@@ -37,7 +37,7 @@ int importChild(const fs::path &job, const fs::path &session, int jobs) {
     ImporterRegistry registry;
     ImportOptions options;
     options.jobs = jobs;
-    const ImportSummary s = SessionImporter(store, registry).run({job}, nullptr, {}, options);
+    const ImportSummary s = SessionImporter(store, registry).run({job}, {}, {}, options);
     std::printf("%lld %d %.3f\n", static_cast<long long>(s.events()), int(s.sources.size()), now() - t0);
     return 0;
 }

@@ -68,7 +68,7 @@ private slots:
         bool monotonic = true;
         ImportOptions options;
         options.jobs = 2;
-        const ImportSummary done = SessionImporter(store, registry).run({gen.path()}, nullptr,
+        const ImportSummary done = SessionImporter(store, registry).run({gen.path()}, {},
             [&](int64_t d, int64_t t, const std::string &) {
                 std::lock_guard lock(m);  // the importer promises one call at a time; checked here too
                 monotonic = monotonic && d >= last;

@@ -27,7 +27,7 @@ ImportSummary runImport(SessionStore &store, const std::filesystem::path &input,
     ImporterRegistry registry;
     ImportOptions options;
     options.previewEvents = previewEvents;
-    return SessionImporter(store, registry).run({input}, nullptr, {}, options);
+    return SessionImporter(store, registry).run({input}, {}, {}, options);
 }
 } // namespace
 
