@@ -1,6 +1,6 @@
 #include "models/timeline/range_aggregate_model.h"
 
-#include "models/timeline/name_colors.h"
+#include "models/colors/palette.h"
 
 #include "models/trace/slice_self_time.h"
 #include "models/store/slice_lookup.h"

@@ -2,7 +2,8 @@
 #include "models/timeline/timeline_model.h"
 
 #include "models/trace/slice_self_time.h"
-#include "models/timeline/name_colors.h"
+#include "models/store/sqlite_statement.h"
+#include "models/colors/palette.h"
 
 #include <algorithm>
 

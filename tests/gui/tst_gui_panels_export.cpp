@@ -12,7 +12,7 @@
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/test_support.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 #include "views/export/export_caption.h"
 #include "views/steps/step_time_view.h"
 #include "views/timeline/timeline_painter.h"

@@ -1,6 +1,6 @@
 // TimelineView offscreen: renders (PNG under the build dir), zooms, pans, selects ranges and slices,
 // follows the shared TimeRangeController without echoing it, collapses groups, searches.
-#include "models/timeline/name_colors.h"
+#include "models/colors/palette.h"
 #include "tests/test_support.h"
 #include "tests/timeline/timeline_fixture.h"
 #include "views/timeline/slice_details_view.h"

@@ -5,7 +5,7 @@
 #include "models/metrics/metric_lod.h"
 #include "models/metrics/metric_series_loader.h"
 #include "models/metrics/metric_series_model.h"
-#include "models/timeline/name_colors.h"
+#include "models/colors/palette.h"
 #include "models/timeline/timeline_compact_tracks.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "models/timeline/timeline_model.h"

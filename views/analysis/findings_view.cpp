@@ -5,7 +5,7 @@
 #include "models/analysis/rules/projection_rules.h"
 
 #include "models/analysis/service/analysis_model.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 #include "views/analysis/wrapped_text_delegate.h"
 
 #include <QAction>

@@ -4,7 +4,7 @@
 #include "models/analysis/engine/job_analysis.h"
 #include "models/annotations/annotation_model.h"
 #include "models/text/time_format.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 #include "views/annotations/annotation_painter.h"
 
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 
 #include "models/analysis/service/analysis_model.h"
 #include "models/store/session_reader.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 #include "views/job/job_heatmap_plot.h"
 
 #include <QCheckBox>

@@ -4,7 +4,7 @@
 #include "models/analysis/engine/memory_headroom.h"
 
 #include "models/analysis/service/analysis_model.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 #include "views/annotations/annotation_plot_layer.h"
 
 #include <QComboBox>

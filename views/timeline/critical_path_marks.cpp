@@ -1,7 +1,7 @@
 #include "views/timeline/critical_path_marks.h"
 
 #include "models/analysis/service/analysis_model.h"
-#include "views/analysis/category_colors.h"
+#include "models/colors/palette.h"
 
 #include <algorithm>
 

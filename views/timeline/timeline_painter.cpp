@@ -1,7 +1,7 @@
 #include "views/timeline/timeline_painter.h"
 
 #include "models/text/display_text.h"
-#include "models/timeline/name_colors.h"
+#include "models/colors/palette.h"
 #include "models/text/time_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/value_track_painter.h"

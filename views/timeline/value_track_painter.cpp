@@ -2,7 +2,7 @@
 
 #include "models/metrics/metric_lod.h"
 #include "models/metrics/metric_units.h"
-#include "models/timeline/name_colors.h"
+#include "models/colors/palette.h"
 
 #include <QHash>
 #include <QPolygonF>

@@ -1,5 +1,6 @@
 #include "views/utilization/utilization_panels.h"
 
+#include "models/colors/palette.h"
 #include "models/metrics/metric_units.h"
 
 #include <QStringList>
@@ -32,12 +33,6 @@ const std::vector<PanelSpec> &specs() {
     };
     return s;
 }
-
-// Tableau-10: distinct, print-friendly hues.
-const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                           QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                           QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-                           QColor(0x17, 0xbe, 0xcf)};
 
 } // namespace
 
@@ -163,20 +158,19 @@ QString UtilizationPanels::limitLabel(const MetricSeriesInfo &info, bool withRun
 }
 
 QColor UtilizationPanels::meanColor(const MetricSeriesInfo &info) {
-    static const QColor kMean(0x33, 0x33, 0x33);
-    return info.name == "gpu_mem_reserved" ? QColor(0x99, 0x99, 0x99) : kMean;
+    return QColor(info.name == "gpu_mem_reserved" ? kSecondMeanGrey : kMeanGrey);
 }
 
 QColor UtilizationPanels::seriesColor(const MetricSeriesInfo &info, int indexInPanel) {
     if (info.name == "gpu_mem_reserved" && info.device) {
         // The allocator's reserve: the GPU's hue, lighter, under its allocated line.
-        return kPalette[size_t(*info.device) % std::size(kPalette)].lighter(160);
+        return seriesPaletteColor(size_t(*info.device)).lighter(160);
     }
-    if (info.name.rfind("gpu_", 0) == 0 && info.device) return kPalette[size_t(*info.device) % std::size(kPalette)];
-    if (info.label == "busiest core") return kPalette[3];
-    if (info.name == "net_out" || info.name == "disk_write") return kPalette[1];
-    if (info.name == "net_in" || info.name == "disk_read" || info.name == "cpu_util") return kPalette[0];
-    return kPalette[size_t(indexInPanel) % std::size(kPalette)];
+    if (info.name.rfind("gpu_", 0) == 0 && info.device) return seriesPaletteColor(size_t(*info.device));
+    if (info.label == "busiest core") return seriesPaletteColor(3);
+    if (info.name == "net_out" || info.name == "disk_write") return seriesPaletteColor(1);
+    if (info.name == "net_in" || info.name == "disk_read" || info.name == "cpu_util") return seriesPaletteColor(0);
+    return seriesPaletteColor(size_t(indexInPanel));
 }
 
 } // namespace stepscope

@@ -8,6 +8,7 @@
 
 #include "views/utilization/utilization_view.h"
 
+#include "models/colors/palette.h"
 #include "views/utilization/column_envelope_graph.h"
 #include "views/utilization/utilization_view_panel.h"
 
@@ -24,7 +25,6 @@
 namespace stepscope {
 
 namespace {
-const QColor kMemberGrey(0xc4, 0xc4, 0xc4);  // opaque: ColumnEnvelopeGraph's fast path
 constexpr double kNearMemberPx = 6;  // the pointer this close to a member's line highlights it
 constexpr const char *kMemberSetting = "utilization/member";  // QSettings: the user's habit, not the session's
 } // namespace
@@ -134,7 +134,7 @@ void UtilizationView::styleGraph(size_t p, size_t i) {
     // ColumnEnvelopeGraph paints as per-column pixel runs — a wide or antialiased pen is stroked as
     // a filled outline, far over the frame budget. A grouped panel's grey members: always 1 px.
     const bool smooth = !muted && stepped && points * 4 <= ui.width;
-    QPen pen(muted ? kMemberGrey : ui.colors[i]);
+    QPen pen(muted ? QColor(kMemberGrey) : ui.colors[i]);
     pen.setWidthF(smooth ? (lit ? 2.2 : 1.6) : (lit ? 2.0 : 1.0));
     pen.setCosmetic(!smooth);
     g->setPen(pen);
