@@ -3,10 +3,10 @@
 // tooltips, details and panels, the Range tab, annotations, captures, export captions, the
 // utilization header). As in Qt Creator's tracing (`Timeline::formatTime(timestamp, reference)`),
 // the unit and precision come from a reference span, not from the value itself, so neighbouring
-// values — the two ends of a range, a start beside its duration — read alike: formatTime(0, 94.4 s)
-// is "0.000 s", not "0 ns". Without a reference the value is its own ("1.234 ms", "56.7 µs", "12 ns",
-// "94.400 s", "150.0 s"). The clock-offset editor's lossless "+1.5 s" is DurationText's; axis ticks with a
-// step's precision are the rulers'.
+// values — the two ends of a range against its span, a self time against its duration — read alike
+// and tell apart: formatTime(0, 94.4 s) is "0.000 s", not "0 ns". Without a reference the value is
+// its own ("1.234 ms", "56.7 µs", "12 ns", "94.400 s", "150.0 s"). The clock-offset editor's
+// lossless "+1.5 s" is DurationText's; axis ticks with a step's precision are the rulers'.
 
 #include <QString>
 

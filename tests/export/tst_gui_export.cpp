@@ -107,7 +107,9 @@ private slots:
         Result r = runCli({"export", m_session, "--view", "timeline", "--range", "0.5s:+2ms", "-o", svg.toStdString()});
         QVERIFY2(r.code == 0, r.err.c_str());
         const QString text = QString::fromUtf8(readAll(svg));
-        QVERIFY2(text.contains("0.500 s") && text.contains("2.000 ms"), "the caption shows the range asked for");
+        // Both ends in the span's unit (formatTime): "500.000 ms – 502.000 ms (2.000 ms)".
+        QVERIFY2(text.contains("500.000 ms") && text.contains("502.000 ms") && text.contains("2.000 ms"),
+                 "the caption shows the range asked for");
         // Units required (a bare "2.5" is not nanoseconds by accident); outside the session refused.
         r = runCli({"export", m_session, "--view", "timeline", "--range", "2.5:2.6", "-o", svg.toStdString()});
         QCOMPARE(r.code, 1);

@@ -10,7 +10,6 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 namespace stepscope {
@@ -19,9 +18,10 @@ namespace {
 constexpr int kMaxRuns = 2;
 constexpr int kMaxNotes = 8;
 
-// "1.234 s – 2.345 s (1.111 s)": both ends in the unit of the later one, the span in its own.
+// "1.234 s – 2.345 s (1.111 s)", "500.000 ms – 502.000 ms (2.000 ms)": both ends in the span's unit
+// and precision, so they read alike and tell apart however far from the start the range is.
 QString captionRangeTimes(NsRange range, int64_t originNs) {
-    const int64_t reference = std::max(std::llabs(range.start - originNs), std::llabs(range.end - originNs));
+    const int64_t reference = range.duration() > 0 ? range.duration() : -1;
     return QObject::tr("%1 – %2 (%3)").arg(formatTime(range.start - originNs, reference),
                                           formatTime(range.end - originNs, reference), formatTime(range.duration()));
 }

@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace stepscope {
 
@@ -384,9 +383,10 @@ void UtilizationView::showRangeHeader() {
         m_header->clear();
         return;
     }
-    // Both ends in the unit and precision of the later one (formatTime), so they read alike.
+    // Both ends in the unit and precision of the span shown (formatTime), so they read alike and
+    // tell apart however far from the start the view is.
     const int64_t t0 = m_range.start - m_origin, t1 = m_range.end - m_origin;
-    const int64_t reference = std::max(std::llabs(t0), std::llabs(t1));
+    const int64_t reference = m_range.duration() > 0 ? m_range.duration() : -1;
     m_header->setText(tr("Showing %1 – %2").arg(formatTime(t0, reference), formatTime(t1, reference)) +
                       (m_origin > kEpochThresholdNs ? tr("   ·   0:00 = %1").arg(wallClock(m_origin, false)) : QString()) +
                       tr("   ·   drag: select, wheel: zoom, shift-drag: pan, double-click: zoom to selection"));
@@ -421,7 +421,7 @@ void UtilizationView::showSelectionStats(bool again) {
     const bool inView = sel.valid() && sel.start < m_range.end && sel.end > m_range.start;
     const bool partly = inView && (sel.start < m_range.start || sel.end > m_range.end);
     const int64_t s0 = sel.start - m_origin, s1 = sel.end - m_origin;
-    const int64_t reference = std::max(std::llabs(s0), std::llabs(s1));
+    const int64_t reference = sel.duration() > 0 ? sel.duration() : -1;
     const QString title = tr("Selection %1 – %2 (%3): min / mean / max of the samples inside")
                               .arg(formatTime(s0, reference), formatTime(s1, reference), formatTime(sel.duration())) +
                           (partly ? tr(" (partly outside the view)") : QString());
@@ -469,8 +469,8 @@ QStringList UtilizationView::showCrosshair(std::optional<int64_t> t) {
     }
     updateLegendNames(t ? &at : nullptr);
     if (t) {
-        // In the unit the visible range's end is shown in (showRangeHeader), so the header keeps its form.
-        const int64_t reference = std::max(std::llabs(m_range.start - m_origin), std::llabs(m_range.end - m_origin));
+        // In the unit the visible range is shown in (showRangeHeader), so the header keeps its form.
+        const int64_t reference = m_range.duration() > 0 ? m_range.duration() : -1;
         m_header->setText(tr("At %1").arg(formatTime(*t - m_origin, reference)) +
                           (m_origin > kEpochThresholdNs ? QStringLiteral("   (%1)").arg(wallClock(*t, true)) : QString()));
     } else {
