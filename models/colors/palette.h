@@ -6,7 +6,7 @@
 // chart's members and means is defined here once. Pure functions, no state; any model or view may
 // include this.
 
-#include "models/analysis/category.h"
+#include "models/analysis/engine/category.h"
 
 #include <QColor>
 #include <QStringView>
