@@ -13,6 +13,7 @@
 #include "models/text/duration_text.h"
 #include "models/text/printable_text.h"
 #include "models/store/session_reader.h"
+#include "models/analysis/service/analysis_service.h"
 
 #include <sys/stat.h>
 

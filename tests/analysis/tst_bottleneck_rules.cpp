@@ -48,7 +48,7 @@ struct HandBuilt {
         TraceSlice s;
         s.start = startNs;
         s.end = endNs;
-        s.childNs = childNs;
+        s.selfNs = (endNs - startNs) - childNs;  // what its children do not cover
         s.gpu = gpu;
         s.track = gpu ? 1 : 0;
         s.nameId = int32_t(trace.strings.size());

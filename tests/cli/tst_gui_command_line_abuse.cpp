@@ -116,7 +116,7 @@ private slots:
         const Result r = runCli({"export", "--list-views"});
         QCOMPARE(r.code, 0);
         QCOMPARE(QString::fromStdString(r.out).split('\n', Qt::SkipEmptyParts),
-                 QStringList({"timeline", "steps", "utilization", "ops", "findings", "session", "log", "job", "window"}));
+                 QStringList({"timeline", "steps", "findings", "utilization", "ops", "log", "job", "session", "window"}));  // the window's order (view_registry.cpp)
     }
 
     void doubleDashEndsOptions() {

@@ -7,6 +7,7 @@
 
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
+#include "models/analysis/service/analysis_service.h"
 #include "models/analysis/service/derived_results.h"
 #include "models/timeline/timeline_compact_tracks.h"
 #include "tests/analysis/import_helper.h"

@@ -2,6 +2,7 @@
 
 #include "models/analysis/service/derived_results.h"
 #include "models/store/analysis_input_reader.h"
+#include "models/analysis/service/analysis_service.h"
 
 #include <algorithm>
 #include <cmath>

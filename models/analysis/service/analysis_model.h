@@ -20,6 +20,7 @@
 #include "models/analysis/engine/run_analysis.h"
 #include "models/qt/background_job.h"
 #include "models/qt/session_model.h"
+#include "models/analysis/service/analysis_service.h"
 
 #include <QObject>
 
