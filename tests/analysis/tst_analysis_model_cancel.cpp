@@ -60,20 +60,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(AnalysisCancelled, RunAnalyzer(store, CategoryRules::load()).analyze(m_run, {}, cancel));
     }
 
-    void destroyingTheSessionDuringTheAnalysisReturnsPromptly() {
+    // Destroying the session part-way through its analysis lets the analysis go (how fast:
+    // bench_cancel); nothing of it is stored, and a new session starts it afresh.
+    void destroyingTheSessionDuringTheAnalysisLetsItGo() {
         auto session = openSession();
         AnalysisModel *analysis = AnalysisModel::of(session.get());
         QVERIFY(!analysis->analysisOrStart(m_run.id));
         QVERIFY(analysis->pending(m_run.id));
         QTest::qWait(int(m_analysisMs / 4));  // well into reading the trace
         QVERIFY(analysis->pending(m_run.id));
-        QElapsedTimer t;
-        t.start();
         session.reset();
-        qInfo("destroyed in %lld ms (analysis: %lld ms)", t.elapsed(), m_analysisMs);
-        // Not waited for: well under what the rest of the analysis takes (a loaded CI machine stalls
-        // any thread for tens of ms, so no tighter bound).
-        QVERIFY2(t.elapsed() < std::max<qint64>(250, m_analysisMs / 2), qPrintable(QString::number(t.elapsed())));
+        // Nothing of the dropped analysis was stored: a new session starts it afresh.
+        auto again = openSession();
+        AnalysisModel *next = AnalysisModel::of(again.get());
+        QVERIFY(!next->analysisOrStart(m_run.id));
+        QVERIFY(next->pending(m_run.id));
     }
 
     void aNewSessionDropsTheRunningAnalysis() {
@@ -82,10 +83,7 @@ private slots:
         QVERIFY(!analysis->analysisOrStart(m_run.id));
         QTest::qWait(int(m_analysisMs / 4));
         QSignalSpy changed(analysis, &AnalysisModel::changed);
-        QElapsedTimer t;
-        t.start();
-        session->setStore(std::make_unique<SessionStore>(m_file));
-        QVERIFY2(t.elapsed() < std::max<qint64>(250, m_analysisMs / 2), qPrintable(QString::number(t.elapsed())));  // not waited for
+        session->setStore(std::make_unique<SessionStore>(m_file));  // not waited for (bench_cancel)
         QVERIFY(!analysis->pending(m_run.id));
         QCOMPARE(changed.count(), 1);  // the new session's
         QTest::qWait(int(m_analysisMs * 3 / 2));

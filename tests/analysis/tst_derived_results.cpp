@@ -339,17 +339,14 @@ private slots:
         QCOMPARE(count(*session->store(), "SELECT length(result) FROM analysis_result"), whole);
     }
 
-    // The window never freezes behind another connection's write (an import): the save gives up
-    // after a moment, and the next open analyses again.
+    // The window never freezes behind another connection's write (an import): the save gives up,
+    // and succeeds once the writer is done.
     void busySessionIsNotWaitedFor() {
         const std::string file = copyOfSession("busy.stepscope");
         SessionStore store(file), importer(file);
         sqliteExec(importer.db(), "BEGIN IMMEDIATE; DELETE FROM bookmark;");
         const DerivedResultKey key = DerivedResults::key(store, m_run, m_options, CategoryRules::load());
-        QElapsedTimer clock;
-        clock.start();
-        QVERIFY(!DerivedResults::trySave(store, m_run, key, m_analysis));
-        QVERIFY2(clock.elapsed() < 2500, qPrintable(QString("waited %1 ms").arg(clock.elapsed())));  // not the 5 s a statement waits
+        QVERIFY(!DerivedResults::trySave(store, m_run, key, m_analysis));  // gives up (how soon: bench_cancel)
         sqliteExec(importer.db(), "COMMIT");
         QVERIFY(DerivedResults::trySave(store, m_run, key, m_analysis));
         QVERIFY(DerivedResults::load(store, m_run.id, key));

@@ -4,12 +4,19 @@
 // part-way through it; the target is a fraction of the work's time (the work polls its cancel flag):
 //   timeline loader destroyed / closed during a read of a 300 k-slice track,
 //   metric model destroyed during a load of 1.5 M samples,
-//   compare window closed while it imports a 600 k-event new side.
+//   compare window closed while it imports a 600 k-event new side,
+//   a session closed, or replaced, during the background analysis of its 1 M-event run,
+//   the window's save of an analysis behind another connection's write (it gives up; the limit is
+//   100 ms, against the 5 s an ordinary statement waits).
 //
 //   QT_QPA_PLATFORM=offscreen bench_cancel [--runs N]
 #include "app/cli/input_session.h"
 #include "app/gui/compare_window.h"
 #include "app/synth/synthetic_profile_generator.h"
+#include "models/analysis/service/analysis_model.h"
+#include "models/analysis/service/derived_results.h"
+#include "models/store/session_reader.h"
+#include "models/store/sqlite_statement.h"
 #include "models/metrics/metric_series_model.h"
 #include "models/qt/session_model.h"
 #include "models/store/session_writer.h"
@@ -145,6 +152,65 @@ void compareWindow(const QTemporaryDir &dir, int runs) {
     }
 }
 
+void analysisModel(const QTemporaryDir &dir, int runs) {
+    synth::SyntheticProfileOptions o;
+    o.targetEvents = 1'000'000;
+    o.gzipLevel = 1;
+    const std::filesystem::path trace = dir.filePath("analysed.pt.trace.json.gz").toStdString();
+    synth::SyntheticProfileGenerator(o).generate(trace, {});
+    const std::filesystem::path file = dir.filePath("analysed.stepscope").toStdString();
+    RunRow run;
+    {
+        SessionStore store(file);
+        std::ostringstream out, err;
+        cli::importInto(store, {trace}, {out, err, false});
+        run = SessionReader(store).runs().at(0);
+    }
+    auto open = [&] {
+        auto session = std::make_unique<SessionModel>();
+        session->setStore(std::make_unique<SessionStore>(file));
+        AnalysisModel::of(session.get())->setBackgroundThreshold(0);  // in the background, as a big run is
+        return session;
+    };
+    QElapsedTimer t;
+    qint64 analysisMs = 0;
+    {
+        auto session = open();
+        t.start();
+        AnalysisModel *a = AnalysisModel::of(session.get());
+        a->analysisOrStart(run.id);
+        while (!a->analysisOrStart(run.id)) QTest::qWait(5);
+        analysisMs = t.elapsed();
+    }
+    for (int r = 0; r < runs; ++r) {
+        auto session = open();
+        AnalysisModel::of(session.get())->analysisOrStart(run.id);
+        QTest::qWait(int(analysisMs / 4));
+        t.restart();
+        session.reset();
+        line("session closed during its analysis", analysisMs, t.elapsed());
+        auto replaced = open();
+        AnalysisModel::of(replaced.get())->analysisOrStart(run.id);
+        QTest::qWait(int(analysisMs / 4));
+        t.restart();
+        replaced->setStore(std::make_unique<SessionStore>(file));
+        line("session replaced during its analysis", analysisMs, t.elapsed());
+    }
+    // The window's save behind an import's open write.
+    SessionStore store(file), importer(file);
+    const AnalysisOptions options;
+    const DerivedResultKey key = DerivedResults::key(store, run, options, CategoryRules::load());
+    const RunAnalysis analysis = AnalysisService::computeOn(store, CategoryRules::load(), run, options, {});
+    sqliteExec(importer.db(), "BEGIN IMMEDIATE; DELETE FROM bookmark;");
+    for (int r = 0; r < runs; ++r) {
+        t.restart();
+        const bool saved = DerivedResults::trySave(store, run, key, analysis);
+        std::printf("%-48s gave up: %s after %lld ms (its limit 100 ms; a statement waits 5 s)\n", "analysis save behind a writer",
+                    saved ? "no" : "yes", static_cast<long long>(t.elapsed()));
+    }
+    sqliteExec(importer.db(), "COMMIT");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -156,5 +222,6 @@ int main(int argc, char **argv) {
     timelineLoader(dir, runs);
     metricModel(dir, runs);
     compareWindow(dir, runs);
+    analysisModel(dir, runs);
     return 0;
 }

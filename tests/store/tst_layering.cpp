@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <regex>
 #include <string>
 #include <vector>
@@ -81,6 +83,37 @@ private slots:
             }
         }
         QVERIFY(files > 300);  // the tree was found
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
+    // Inside models/analysis the roles include downward: engine/ and rules/ compute (each uses the
+    // other), service/ keeps and serves their results, report/ reads them, tables/ shows reports and
+    // comparisons to the views; nothing below includes what is above it.
+    void analysisRolesIncludeDownward() {
+        const fs::path root = fs::path(STEPSCOPE_SOURCE_DIR) / "models/analysis";
+        const std::regex include("^\\s*#\\s*include\\s+\"models/analysis/([a-z]+)/");
+        const std::map<std::string, std::set<std::string>> above = {
+            {"engine", {"service", "report", "tables"}},
+            {"rules", {"service", "report", "tables"}},
+            {"service", {"report", "tables"}},
+            {"report", {"tables"}},
+        };
+        QStringList problems;
+        int files = 0;
+        for (const auto &entry : fs::recursive_directory_iterator(root)) {
+            if (!entry.is_regular_file()) continue;
+            const std::string role = entry.path().parent_path().filename().string();
+            const auto forbidden = above.find(role);
+            ++files;
+            std::ifstream in(entry.path());
+            std::string line;
+            std::smatch m;
+            for (int n = 1; std::getline(in, line); ++n)
+                if (std::regex_search(line, m, include) && forbidden != above.end() && forbidden->second.count(m[1]))
+                    problems << QString::fromStdString(role + "/" + entry.path().filename().string() + ":" + std::to_string(n) +
+                                                       " includes " + m[1].str() + "/");
+        }
+        QVERIFY(files > 60);  // the folders were found
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 };

@@ -26,8 +26,6 @@ const std::vector<Allowance> &allowances() {
         {"models/store/", "the store"},
         {"importers/nsys/", "reads Nsight Systems' own SQLite export (a foreign file)"},
         {"app/synth/", "the generator writes Nsight Systems exports (foreign files) for tests and benchmarks"},
-        // Temporary: its statements move behind the store's API on their own branch (issue #30).
-        {"models/analysis/", "moving to models/store on its own branch"},
     };
     return kAllowed;
 }

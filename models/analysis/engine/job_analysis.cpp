@@ -5,7 +5,6 @@
 #include "models/analysis/engine/job_critical_path.h"
 
 #include "models/analysis/rules/projection_rules.h"
-#include "models/analysis/report/report_builder.h"
 #include "models/store/session_reader.h"
 #include "models/trace/rank_in_name.h"
 
