@@ -16,8 +16,8 @@
 namespace stepscope::gui {
 
 AnnotationDocks::AnnotationDocks(QMainWindow *window, SessionModel *session, TimeRangeController *time, TimelineView *timeline)
-    : QObject(window), m_window(window), m_session(session), m_time(time), m_list(new AnnotationListView(session, time, window)),
-      m_saved(new SavedViewListView(session, time, timeline, window)), m_listDock(new QDockWidget(tr("Annotations"), window)),
+    : QObject(window), m_window(window), m_session(session), m_time(time), m_list(new AnnotationListView(SessionModels::of(session, time), window)),
+      m_saved(new SavedViewListView(SessionModels::of(session, time), timeline, window)), m_listDock(new QDockWidget(tr("Annotations"), window)),
       m_savedDock(new QDockWidget(tr("Saved views"), window)) {
     m_listDock->setObjectName(QStringLiteral("annotationsDock"));  // needed for saveState()
     m_listDock->setWidget(m_list);

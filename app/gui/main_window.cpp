@@ -112,7 +112,7 @@ QDockWidget *MainWindow::addDock(const QString &title, const QString &objectName
 }
 
 ViewModels MainWindow::viewModels() {
-    return ViewModels{m_session, m_time, metrics(), AnnotationModel::of(m_session), m_timeline ? m_timeline->timeline() : nullptr,
+    return ViewModels{SessionModels::of(m_session, m_time), metrics(), m_timeline ? m_timeline->timeline() : nullptr,
                       m_mode == Mode::Headless};
 }
 

@@ -22,35 +22,35 @@ std::vector<ViewEntry> buildViewEntries() {
     std::vector<ViewEntry> v;
     v.push_back({"timeline", QT_TRANSLATE_NOOP("ViewRegistry", "Timeline"), {}, P::Centre, Qt::NoDockWidgetArea, {}, true,
                  [](const ViewModels &m, QWidget *parent) -> QWidget * {
-                     auto *pane = new TimelinePaneView(m.session, m.time, parent);
+                     auto *pane = new TimelinePaneView(m.shared, parent);
                      pane->timeline()->setMetricSeries(m.metrics);  // instance metrics as tracks under the trace
                      return pane;
                  }});
     // The bottom row: the step chart with the Findings beside it (the verdict and the evidence are
     // read together), and the step chart's tabs.
     v.push_back({"steps", QT_TRANSLATE_NOOP("ViewRegistry", "Step time"), "stepsDock", P::Area, Qt::BottomDockWidgetArea, {}, true,
-                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new StepTimeView(m.session, m.time, parent); }});
+                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new StepTimeView(m.shared, parent); }});
     v.push_back({"findings", QT_TRANSLATE_NOOP("ViewRegistry", "Findings"), "findingsDock", P::Beside, Qt::BottomDockWidgetArea, "steps", true,
-                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new FindingsView(m.session, m.time, parent); }});
+                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new FindingsView(m.shared, parent); }});
     v.push_back({"utilization", QT_TRANSLATE_NOOP("ViewRegistry", "Utilization"), "utilizationDock", P::TabWith, Qt::BottomDockWidgetArea,
                  "steps", true, [](const ViewModels &m, QWidget *parent) -> QWidget * {
-                     auto *view = new UtilizationView(m.metrics, m.time, parent);
-                     view->setAnnotations(m.annotations);
+                     auto *view = new UtilizationView(m.metrics, m.shared.time, parent);
+                     view->setAnnotations(m.shared.annotations);
                      if (m.headless) view->setRemembersMember(false);  // the rank picked in the GUI is a habit
                      return view;
                  }});
     v.push_back({"ops", QT_TRANSLATE_NOOP("ViewRegistry", "Op statistics"), "opsDock", P::TabWith, Qt::BottomDockWidgetArea, "utilization",
-                 true, [](const ViewModels &m, QWidget *parent) -> QWidget * { return new OpStatsView(m.session, m.time, parent); }});
+                 true, [](const ViewModels &m, QWidget *parent) -> QWidget * { return new OpStatsView(m.shared, parent); }});
     v.push_back({"log", QT_TRANSLATE_NOOP("ViewRegistry", "Import log"), "logDock", P::TabWith, Qt::BottomDockWidgetArea, "ops", true,
-                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new ImportLogView(m.session, parent); }});
+                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new ImportLogView(m.shared.session, parent); }});
     // The job overview (ranks of a data-parallel job) sits with the step chart it generalises.
     v.push_back({"job", QT_TRANSLATE_NOOP("ViewRegistry", "Job"), "jobDock", P::TabWith, Qt::BottomDockWidgetArea, "log", true,
-                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new JobView(m.session, m.time, parent); }});
+                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new JobView(m.shared, parent); }});
     // The right column: the session's contents, and the selected slice's details as a tab beside it.
     v.push_back({"session", QT_TRANSLATE_NOOP("ViewRegistry", "Session"), "sessionDock", P::Area, Qt::RightDockWidgetArea, {}, true,
-                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new SessionOverviewView(m.session, m.time, parent); }});
+                 [](const ViewModels &m, QWidget *parent) -> QWidget * { return new SessionOverviewView(m.shared.session, m.shared.time, parent); }});
     v.push_back({"details", QT_TRANSLATE_NOOP("ViewRegistry", "Details"), "detailsDock", P::TabWith, Qt::RightDockWidgetArea, "session",
-                 false, [](const ViewModels &m, QWidget *parent) -> QWidget * { return new SliceDetailsView(m.timeline, m.time, parent); }});
+                 false, [](const ViewModels &m, QWidget *parent) -> QWidget * { return new SliceDetailsView(m.timeline, m.shared.time, parent); }});
     return v;
 }
 

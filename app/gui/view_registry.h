@@ -4,6 +4,8 @@
 // by it), where its dock goes in the default layout, and how it is made from the window's shared
 // models. MainWindow builds its docks from this table; export renders a fresh view from it.
 
+#include "models/qt/session_models.h"
+
 #include <QString>
 #include <Qt>
 
@@ -13,10 +15,7 @@
 class QWidget;
 
 namespace stepscope {
-class AnnotationModel;
 class MetricSeriesModel;
-class SessionModel;
-class TimeRangeController;
 class TimelineView;
 }
 
@@ -24,10 +23,8 @@ namespace stepscope::gui {
 
 // What a view is made from: the window's models, one of each per window, handed to the constructor.
 struct ViewModels {
-    SessionModel *session = nullptr;
-    TimeRangeController *time = nullptr;
+    SessionModels shared;                        // the session, time range, analyses, notes, saved views
     MetricSeriesModel *metrics = nullptr;        // instance metrics (utilization view, metric tracks)
-    AnnotationModel *annotations = nullptr;
     TimelineView *timeline = nullptr;            // the window's timeline (the Details panel reads its selection)
     bool headless = false;                       // export / evidence pack: no remembered habits
 };

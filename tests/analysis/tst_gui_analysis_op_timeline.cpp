@@ -2,6 +2,7 @@
 // name goes into the timeline's search (as MainWindow connects them), which finds every occurrence and
 // makes current the first one on screen, else the nearest one. Offscreen, on a hand-built session.
 
+#include "models/qt/session_models.h"
 #include "models/analysis/tables/op_stats_table_model.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "tests/test_support.h"
@@ -39,8 +40,8 @@ private slots:
         const int64_t base = extent.start;  // the fixture's run starts at 0
         QCOMPARE(base, int64_t(0));
 
-        TimelinePaneView pane(&session, &time);
-        OpStatsView ops(&session, &time);
+        TimelinePaneView pane(SessionModels::of(&session, &time));
+        OpStatsView ops(SessionModels::of(&session, &time));
         // The connection MainWindow makes.
         connect(&ops, &OpStatsView::opSelected, &pane, [&pane](const QString &n, int) { pane.search(n); });
         pane.resize(900, 400);
@@ -98,7 +99,7 @@ private slots:
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
         TimeRangeController time;
-        OpStatsView ops(&session, &time);
+        OpStatsView ops(SessionModels::of(&session, &time));
         const auto *m = ops.table()->model();
         QCOMPARE(m->rowCount(), 1);
         QCOMPARE(m->headerData(OpStatsTableModel::Grid, Qt::Horizontal).toString(), QString("Grid"));

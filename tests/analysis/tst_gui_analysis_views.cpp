@@ -2,6 +2,7 @@
 // zooms), op stats table (sorting, filter, side toggle), findings panel (click zooms to evidence).
 // Each view is rendered offscreen to PNG in the build folder (analysis_view_*.png) for inspection.
 
+#include "models/qt/session_models.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/service/analysis_model.h"
 #include "models/analysis/tables/op_stats_table_model.h"
@@ -55,7 +56,7 @@ private slots:
     }
 
     void stepBars() {
-        StepTimeView view(&m_session, &m_time);
+        StepTimeView view(SessionModels::of(&m_session, &m_time));
         QCOMPARE(view.barCount(), 24);
         const RunAnalysis *a = AnalysisModel::of(&m_session)->analyseNow(m_session.store() ? SessionReader(*m_session.store()).runs()[0].id : 0);
         QVERIFY(a);
@@ -89,7 +90,7 @@ private slots:
     }
 
     void opTable() {
-        OpStatsView view(&m_session, &m_time);
+        OpStatsView view(SessionModels::of(&m_session, &m_time));
         QVERIFY(view.table()->model()->rowCount() > 10);
         // Sorted by total time, longest first.
         const auto *proxy = view.table()->model();
@@ -107,7 +108,7 @@ private slots:
     }
 
     void opTableFollowsTheVisibleRange() {
-        OpStatsView view(&m_session, &m_time);
+        OpStatsView view(SessionModels::of(&m_session, &m_time));
         const RunAnalysis *a = AnalysisModel::of(&m_session)->analyseNow(SessionReader(*m_session.store()).runs()[0].id);
         QVERIFY(a);
         view.setSide(1);
@@ -156,8 +157,8 @@ private slots:
         AnalysisModel *analysis = AnalysisModel::of(&session);
         analysis->setBackgroundThreshold(0);
         QSignalSpy changed(analysis, &AnalysisModel::changed);
-        StepTimeView steps(&session, &m_time);
-        FindingsView findings(&session, &m_time);
+        StepTimeView steps(SessionModels::of(&session, &m_time));
+        FindingsView findings(SessionModels::of(&session, &m_time));
         const int64_t run = analysis->runs().at(0).id;
         QVERIFY(analysis->pending(run));
         QCOMPARE(steps.barCount(), 0);
@@ -192,7 +193,7 @@ private slots:
     }
 
     void findingsPanel() {
-        FindingsView view(&m_session, &m_time);
+        FindingsView view(SessionModels::of(&m_session, &m_time));
         QTreeWidgetItem *findings = view.tree()->topLevelItem(0);
         QTreeWidgetItem *checkpoint = nullptr;
         for (int i = 0; i < findings->childCount(); ++i)

@@ -5,6 +5,7 @@
 // timeline's critical-path overlay (marks on the tracks when on, none when off; the band's colour is
 // painted where a mark lies); and #35's slice menu and Step box that follows the view. Views are saved to PNG in the build folder (critical_path_*.png).
 
+#include "models/qt/session_models.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/service/analysis_model.h"
 #include "models/analysis/tables/op_stats_table_model.h"
@@ -64,7 +65,7 @@ private slots:
     }
 
     void opTableAndRoofline() {
-        OpStatsView view(&m_session, &m_time);
+        OpStatsView view(SessionModels::of(&m_session, &m_time));
         view.resize(1300, 800);
         view.show();
         view.setRooflineShown(true);
@@ -113,7 +114,7 @@ private slots:
     }
 
     void stepBarsShowThePath() {
-        StepTimeView view(&m_session, &m_time);
+        StepTimeView view(SessionModels::of(&m_session, &m_time));
         view.resize(1000, 420);
         view.show();
         view.setShowCriticalPath(true);
@@ -138,7 +139,7 @@ private slots:
     }
 
     void timelineOverlay() {
-        TimelinePaneView pane(&m_session, &m_time);
+        TimelinePaneView pane(SessionModels::of(&m_session, &m_time));
         pane.resize(1400, 700);
         pane.show();
         pane.timeline()->model()->load(m_session.store());
@@ -165,7 +166,7 @@ private slots:
 
     // Right-click on a slice (#35 item 15): copy its name, find all of its name, zoom to it or its step.
     void sliceMenu() {
-        TimelinePaneView pane(&m_session, &m_time);
+        TimelinePaneView pane(SessionModels::of(&m_session, &m_time));
         pane.resize(1400, 700);
         pane.show();
         pane.timeline()->model()->load(m_session.store());

@@ -4,6 +4,7 @@
 // kMaxBands notes in view are drawn as one density strip, a chart gets one item for them instead of
 // three per note, and the Annotations dock formats only the rows it shows.
 
+#include "models/qt/session_models.h"
 #include "models/annotations/annotation_model.h"
 #include "models/text/display_text.h"
 #include "tests/test_support.h"
@@ -135,7 +136,7 @@ private slots:
                                                  "'first line' || char(10) || replace(hex(zeroblob(2621440)), '00', 'x '))");
         TimeRangeController time;
         time.setFullRange({0, kNotes * kSpacing});
-        AnnotationListView list(session.get(), &time);
+        AnnotationListView list(SessionModels::of(session.get(), &time));
         QCOMPARE(list.tree()->model()->rowCount(), int(kNotes + 1));
         const QString big = list.tree()->model()->index(1, 2).data().toString();
         QCOMPARE(big, QStringLiteral("first line…"));

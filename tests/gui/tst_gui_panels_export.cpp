@@ -4,6 +4,7 @@
 // gets no "GPU busy 0.0 %", and the export dialog starts in the folder of the last export and says
 // which file it wrote. Pictures stay in the build folder (panels_export_*.png) for looking at.
 
+#include "models/qt/session_models.h"
 #include "app/gui/export_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/synth/synthetic_profile_generator.h"
@@ -161,7 +162,7 @@ private slots:
         TimeRangeController time;
         const NsRange e = session.extent();
         time.setFullRange(e);
-        StepTimeView steps(&session, &time);
+        StepTimeView steps(SessionModels::of(&session, &time));
         QCOMPARE(steps.barCount(), 3);
         for (const QLabel *l : steps.findChildren<QLabel *>()) QVERIFY2(!l->text().contains("GPU busy"), qPrintable(l->text()));
         for (const NsRange r : {e, NsRange{0, 100 * kMs}}) {

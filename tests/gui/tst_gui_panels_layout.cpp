@@ -5,6 +5,7 @@
 // bars, the bars and outlier marks stay below the band the note labels use. PNGs in the build folder
 // (panels_utilization*.png, panels_steps_notes.png).
 
+#include "models/qt/session_models.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/service/analysis_model.h"
 #include "models/annotations/annotation_model.h"
@@ -91,7 +92,7 @@ private slots:
         TimeRangeController time;
         const NsRange e = session.extent();
         time.setFullRange(e);
-        StepTimeView view(&session, &time);
+        StepTimeView view(SessionModels::of(&session, &time));
         view.resize(1000, 360);
         view.show();
         const RunAnalysis *a = AnalysisModel::of(&session)->analyseNow(AnalysisModel::of(&session)->runs().at(0).id);

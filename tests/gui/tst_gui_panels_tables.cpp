@@ -4,6 +4,7 @@
 // findings' recommendations wrap to the panel's width instead of being cut to one line. The views
 // are saved as PNGs in the build folder (panels_*.png) for looking at.
 
+#include "models/qt/session_models.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/analysis/tables/op_stats_table_model.h"
 #include "tests/analysis/analysis_fixture.h"
@@ -84,7 +85,7 @@ private slots:
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
         TimeRangeController time;
         time.setFullRange(session.extent());
-        OpStatsView view(&session, &time);
+        OpStatsView view(SessionModels::of(&session, &time));
         view.setVisibleRangeOnly(false);
         QTRY_VERIFY(view.table()->model()->rowCount() >= 1);
         auto *side = view.findChild<QComboBox *>(QString(), Qt::FindDirectChildrenOnly);
@@ -119,7 +120,7 @@ private slots:
     }
 
     void opNameColumnShowsTheWholeName() {
-        OpStatsView view(&m_session, &m_time);
+        OpStatsView view(SessionModels::of(&m_session, &m_time));
         view.resize(1400, 400);
         view.show();
         QTRY_VERIFY(view.table()->model()->rowCount() >= 2);
@@ -150,7 +151,7 @@ private slots:
     }
 
     void firstClickOnANumberSortsDescending() {
-        OpStatsView view(&m_session, &m_time);
+        OpStatsView view(SessionModels::of(&m_session, &m_time));
         view.resize(1400, 400);
         view.show();
         QTRY_VERIFY(view.table()->model()->rowCount() >= 2);
@@ -222,7 +223,7 @@ private slots:
         }
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(file));
-        FindingsView view(&session, &m_time);
+        FindingsView view(SessionModels::of(&session, &m_time));
         view.resize(520, 600);  // a Findings dock beside the step bars at 1024 px
         view.show();
         view.tree()->expandAll();

@@ -1,6 +1,7 @@
 // #35 item 11: note labels were cut ("…(s…") on the timeline with room to spare. A label is as wide
 // as its text up to half the area (at least AnnotationPainter::kMaxLabelWidth), so a 60-character
 // note is drawn whole on a wide view and cut only on a narrow one; the whole text is the tooltip.
+#include "models/qt/session_models.h"
 #include "models/annotations/annotation_model.h"
 #include "tests/analysis/analysis_fixture.h"
 #include "views/annotations/annotation_painter.h"
@@ -62,7 +63,7 @@ private slots:
         session.setStore(std::make_unique<SessionStore>(f.store().path()));
         TimeRangeController time;
         time.setFullRange(session.extent());
-        StepTimeView view(&session, &time);
+        StepTimeView view(SessionModels::of(&session, &time));
         view.resize(900, 320);
         view.show();
         QTRY_VERIFY(view.annotations());

@@ -3,6 +3,7 @@
 // zooms every view to that rank's step, the breakdown has one bar per rank with the input share of
 // rank 4 above the others. Rendered offscreen to job_view.png in the build folder for inspection.
 
+#include "models/qt/session_models.h"
 #include "models/analysis/service/analysis_model.h"
 #include "models/analysis/rules/projection_rules.h"
 #include "tests/analysis/import_helper.h"
@@ -47,7 +48,7 @@ private slots:
     }
 
     void showsTheJob() {
-        JobView view(&m_session, &m_time);
+        JobView view(SessionModels::of(&m_session, &m_time));
         QVERIFY(view.job());
         QCOMPARE(view.job()->ranks, 6);
         QVERIFY(!view.heatmap()->isHidden() && !view.breakdown()->isHidden());
@@ -97,7 +98,7 @@ private slots:
     // By default the heatmap colours how late each rank reaches the first all-reduce: the
     // straggler's row is the late one, by what the job analysis says it costs; the others are on time.
     void arrivalHeatmapShowsTheStraggler() {
-        JobView view(&m_session, &m_time);
+        JobView view(SessionModels::of(&m_session, &m_time));
         view.resize(1200, 460);
         view.show();
         QCoreApplication::processEvents();
@@ -127,13 +128,13 @@ private slots:
         view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("step_time")));
         QCOMPARE(plot->measure(), JobHeatmapPlot::Measure::StepTime);
         QCOMPARE(QSettings().value(QStringLiteral("job/heatmap")).toString(), QStringLiteral("step_time"));
-        JobView again(&m_session, &m_time);
+        JobView again(SessionModels::of(&m_session, &m_time));
         QCOMPARE(again.measureBox()->currentData().toString(), QStringLiteral("step_time"));
         view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("arrival")));
     }
 
     void everyValueIsAColourAndHolesAreGrey() {
-        JobView view(&m_session, &m_time);
+        JobView view(SessionModels::of(&m_session, &m_time));
         view.resize(1200, 460);
         view.show();
         view.measureBox()->setCurrentIndex(view.measureBox()->findData(QStringLiteral("step_time")));
@@ -187,7 +188,7 @@ private slots:
         }
         SessionModel session;
         session.setStore(std::make_unique<SessionStore>(file));
-        JobView holes(&session, &m_time);
+        JobView holes(SessionModels::of(&session, &m_time));
         QVERIFY(holes.job());
         QCOMPARE(int(holes.columnSteps().size()), 10);
         QCOMPARE(holes.cellStepIndex(2, 9), int64_t(-1));
@@ -215,7 +216,7 @@ private slots:
     // waiting rank "Waits ~N ms/step for rank 4's input" (and its collective verdict is the symptom),
     // the straggler "Holds the job back".
     void findingsOfEachRankNameTheStraggler() {
-        FindingsView view(&m_session, &m_time);
+        FindingsView view(SessionModels::of(&m_session, &m_time));
         auto *runs = view.findChild<QComboBox *>();
         QVERIFY(runs);
         const auto firstFinding = [&] {
@@ -244,7 +245,7 @@ private slots:
         }
 
         // The Step time view of rank 0 says the same, and draws that projection.
-        StepTimeView steps(&m_session, &m_time);
+        StepTimeView steps(SessionModels::of(&m_session, &m_time));
         steps.findChild<QComboBox *>()->setCurrentIndex(steps.findChild<QComboBox *>()->findText(QStringLiteral("rank 0")));
         QString summary, tip;
         for (const QLabel *l : steps.findChildren<QLabel *>())
@@ -270,7 +271,7 @@ private slots:
             cli::importInto(store, {m_job.path() / "rank-0.pt.trace.json.gz"}, {out, err, false});
         }
         single.setStore(std::make_unique<SessionStore>(file));
-        JobView view(&single, &m_time);
+        JobView view(SessionModels::of(&single, &m_time));
         QVERIFY(!view.job());
         QVERIFY(view.findingText().contains(QStringLiteral("No job")));
         QVERIFY(view.heatmap()->isHidden() && view.breakdown()->isHidden());  // no empty charts

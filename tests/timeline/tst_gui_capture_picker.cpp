@@ -2,6 +2,7 @@
 // first capture, not 8 minutes with the data squeezed at both edges; the Capture box lists both
 // and All, zooms to the one picked, and follows the zoom. captureClusters splits only real gaps.
 
+#include "models/qt/session_models.h"
 #include "app/synth/synthetic_profile_generator.h"
 #include "models/timeline/capture_clusters.h"
 #include "tests/analysis/import_helper.h"
@@ -53,7 +54,7 @@ private slots:
         test::ImportedSession imported(traces);
         SessionModel session;
         TimeRangeController time;
-        TimelinePaneView pane(&session, &time);
+        TimelinePaneView pane(SessionModels::of(&session, &time));
         pane.resize(1200, 500);
         pane.show();
         QObject::connect(&session, &SessionModel::sessionChanged, &time, [&] { time.setFullRange(session.extent()); });

@@ -3,6 +3,7 @@
 // search hits brought into view as their own item and outlined, keyboard focus back on the timeline
 // after Go and a Details double-click, the shortcut card generated from the window's actions, one
 // step-label format across the step band.
+#include "models/qt/session_models.h"
 #include "app/gui/gui_main.h"
 #include "app/gui/main_window.h"
 #include "models/metrics/metric_lod.h"
@@ -66,7 +67,7 @@ private slots:
         spec.steps = 12;
         spec.opsPerStep = 400;
         m_info = test::writeTimelineFixture(*store, spec);
-        m_pane = std::make_unique<TimelinePaneView>(&m_session, &m_time);
+        m_pane = std::make_unique<TimelinePaneView>(SessionModels::of(&m_session, &m_time));
         m_details = std::make_unique<SliceDetailsView>(view(), &m_time);
         m_pane->resize(1400, 520);
         m_pane->show();

@@ -1,6 +1,7 @@
 // TimelineView offscreen with counter and metric tracks: they are drawn (pixels in their rows), show
 // their value on hover, and tracks are reordered by dragging a label or with Alt+Up, the order kept
 // in the session so a new view over it (or the same session re-opened) shows the same layout.
+#include "models/qt/session_models.h"
 #include "models/metrics/metric_series_model.h"
 #include "tests/test_support.h"
 #include "tests/timeline/value_track_fixture.h"
@@ -53,7 +54,7 @@ class TstGuiTimelineTracks : public QObject {
         QApplication::sendEvent(view(), &e);
     }
     void openPane() {
-        m_pane = std::make_unique<TimelinePaneView>(&m_session, &m_time);
+        m_pane = std::make_unique<TimelinePaneView>(SessionModels::of(&m_session, &m_time));
         view()->setMetricSeries(m_metrics.get());
         m_pane->resize(1400, 900);
         m_pane->show();
@@ -160,7 +161,7 @@ private slots:
         MetricSeriesModel metrics(&session);
         metrics.setBackgroundThreshold(0);
         TimeRangeController time;
-        TimelinePaneView pane(&session, &time);
+        TimelinePaneView pane(SessionModels::of(&session, &time));
         pane.timeline()->setMetricSeries(&metrics);
         QSignalSpy arrived(&metrics, &MetricSeriesModel::seriesChanged);
         session.setStore(std::make_unique<SessionStore>(m_path.toStdString()));

@@ -1,5 +1,6 @@
 // TimelineView offscreen: renders (PNG under the build dir), zooms, pans, selects ranges and slices,
 // follows the shared TimeRangeController without echoing it, collapses groups, searches.
+#include "models/qt/session_models.h"
 #include "models/colors/palette.h"
 #include "tests/test_support.h"
 #include "tests/timeline/timeline_fixture.h"
@@ -65,7 +66,7 @@ private slots:
         spec.steps = 12;
         spec.opsPerStep = 400;
         m_info = test::writeTimelineFixture(*store, spec);
-        m_pane = std::make_unique<TimelinePaneView>(&m_session, &m_time);
+        m_pane = std::make_unique<TimelinePaneView>(SessionModels::of(&m_session, &m_time));
         m_details = std::make_unique<SliceDetailsView>(view(), &m_time);
         m_pane->resize(1400, 520);
         m_pane->show();

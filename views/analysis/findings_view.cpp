@@ -84,8 +84,8 @@ void FindingsView::setVerdictExpanded(bool expanded) { m_verdictToggle->setCheck
 bool FindingsView::verdictExpanded() const { return m_verdictToggle->isChecked(); }
 QWidget *FindingsView::verdictArea() const { return verdictExpanded() ? static_cast<QWidget *>(m_verdict) : m_verdictLine; }
 
-FindingsView::FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+FindingsView::FindingsView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_analysis(models.analysis),
       m_runBox(new QComboBox(this)), m_bottleneck(new QLabel), m_verdict(new QScrollArea(this)),
       m_verdictLine(new QLabel(this)), m_verdictToggle(new QToolButton(this)), m_tree(new QTreeWidget(this)) {
     auto *top = new QHBoxLayout;

@@ -4,6 +4,7 @@
 // was doing, overlapping host events). Clicking an entry zooms every view to its evidence through the
 // TimeRangeController. Created by MainWindow.
 
+#include "models/qt/session_models.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -28,7 +29,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 public:
-    FindingsView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit FindingsView(const SessionModels &models, QWidget *parent = nullptr);
 
     QTreeWidget *tree() const { return m_tree; }
     QString bottleneckText() const;  // the line over the findings (bottleneck, biggest gain)

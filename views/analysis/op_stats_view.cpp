@@ -25,8 +25,8 @@
 namespace stepscope {
 
 
-OpStatsView::OpStatsView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+OpStatsView::OpStatsView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_analysis(models.analysis),
       m_runBox(new QComboBox(this)), m_sideBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_table(new QTableView(this)), m_model(new OpStatsTableModel(this)), m_proxy(new StatsTableProxy([](int c) {
           return c == OpStatsTableModel::Name || c == OpStatsTableModel::Side || c == OpStatsTableModel::Device ||

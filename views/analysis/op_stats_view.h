@@ -7,6 +7,7 @@
 // the chart, emits opSelected(name) so the window can highlight its occurrences in the timeline.
 // Created by MainWindow.
 
+#include "models/qt/session_models.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -32,7 +33,8 @@ class RooflinePlot;
 class OpStatsView : public QWidget {
     Q_OBJECT
 public:
-    OpStatsView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit OpStatsView(const SessionModels &models, QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
     OpStatsTableModel *model() const { return m_model; }

@@ -77,9 +77,9 @@ private:
     mutable QHash<QString, QIcon> m_icons;  // by colour: a handful, not one per note
 };
 
-AnnotationListView::AnnotationListView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_model(AnnotationModel::of(session)),
-      m_rows(new Rows(m_model, time, this)), m_tree(new QTreeView(this)), m_edit(new QToolButton(this)),
+AnnotationListView::AnnotationListView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_model(models.annotations),
+      m_rows(new Rows(m_model, models.time, this)), m_tree(new QTreeView(this)), m_edit(new QToolButton(this)),
       m_delete(new QToolButton(this)), m_undo(new QToolButton(this)) {
     setObjectName(QStringLiteral("annotationList"));
     m_tree->setModel(m_rows);

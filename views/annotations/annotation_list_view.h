@@ -6,6 +6,7 @@
 // over the AnnotationModel's list, so only the rows on screen are ever formatted or measured (a
 // session may hold 200 k notes), and a row shows its note's first line, bounded.
 
+#include "models/qt/session_models.h"
 #include "models/annotations/annotation_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -20,7 +21,8 @@ namespace stepscope {
 class AnnotationListView : public QWidget {
     Q_OBJECT
 public:
-    AnnotationListView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit AnnotationListView(const SessionModels &models, QWidget *parent = nullptr);
 
     QTreeView *tree() const { return m_tree; }
     // Zooms every view to the note (what a click does); false for an unknown id.

@@ -22,8 +22,8 @@ QToolButton *button(QWidget *parent, const QString &text, const QString &tip) {
 }
 } // namespace
 
-SavedViewListView::SavedViewListView(SessionModel *session, TimeRangeController *time, TimelineView *timeline, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_timeline(timeline), m_model(SavedViewModel::of(session)),
+SavedViewListView::SavedViewListView(const SessionModels &models, TimelineView *timeline, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_analysis(models.analysis), m_time(models.time), m_timeline(timeline), m_model(models.savedViews),
       m_list(new QListWidget(this)), m_findingMenu(new QMenu(this)) {
     setObjectName(QStringLiteral("savedViewList"));
     auto *save = button(this, tr("Save View…"), tr("Save the visible range and the timeline's track layout"));
@@ -108,7 +108,7 @@ void SavedViewListView::previous() {
 }
 
 int SavedViewListView::addFromFinding(int64_t runId, int index) {
-    const RunAnalysis *a = AnalysisModel::of(m_session)->analysisOrStart(runId);
+    const RunAnalysis *a = m_analysis->analysisOrStart(runId);
     if (!a || index < 0 || index >= int(a->findings.size())) return 0;
     const int added = m_model->addEvidence(a->findings[size_t(index)], a->steps,
                                            m_timeline ? TimelineLayoutState::capture(*m_timeline) : std::string());
@@ -118,7 +118,7 @@ int SavedViewListView::addFromFinding(int64_t runId, int index) {
 
 void SavedViewListView::fillFindingMenu() {
     m_findingMenu->clear();
-    AnalysisModel *analysis = AnalysisModel::of(m_session);
+    AnalysisModel *analysis = m_analysis;
     for (const RunRow &run : analysis->runs()) {
         const RunAnalysis *a = analysis->analysisOrStart(run.id);
         if (!a) {

@@ -5,6 +5,7 @@
 // Applying a view sets the shared TimeRangeController's range and the timeline's layout. Created by
 // MainWindow, which gives it the timeline.
 
+#include "models/qt/session_models.h"
 #include "models/annotations/saved_view_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -16,12 +17,14 @@ class QToolButton;
 
 namespace stepscope {
 
+class AnalysisModel;
+
 class TimelineView;
 
 class SavedViewListView : public QWidget {
     Q_OBJECT
 public:
-    SavedViewListView(SessionModel *session, TimeRangeController *time, TimelineView *timeline = nullptr,
+    SavedViewListView(const SessionModels &models, TimelineView *timeline = nullptr,
                       QWidget *parent = nullptr);
 
     QListWidget *list() const { return m_list; }
@@ -40,6 +43,7 @@ private:
     void fillFindingMenu();
 
     SessionModel *m_session;
+    AnalysisModel *m_analysis;  // the session's (a saved view's step and findings)
     TimeRangeController *m_time;
     TimelineView *m_timeline;
     SavedViewModel *m_model;

@@ -24,8 +24,8 @@ AlignedTimelines::AlignedTimelines(QWidget *parent)
     : QWidget(parent), m_baseSession(new SessionModel(this)), m_newSession(new SessionModel(this)),
       m_baseTime(new TimeRangeController(this)), m_newTime(new TimeRangeController(this)), m_baseLabel(new QLabel(this)),
       m_newLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)) {
-    m_basePane = new TimelinePaneView(m_baseSession, m_baseTime, this);
-    m_newPane = new TimelinePaneView(m_newSession, m_newTime, this);
+    m_basePane = new TimelinePaneView(SessionModels::of(m_baseSession, m_baseTime), this);
+    m_newPane = new TimelinePaneView(SessionModels::of(m_newSession, m_newTime), this);
     m_stepBox->setRange(0, 0);
     m_stepBox->setToolTip(tr("The step that starts at the same place in both timelines; zooming or panning either moves both"));
     m_alignRow = new QWidget(this);

@@ -53,8 +53,8 @@ QSharedPointer<QCPAxisTickerText> rankTicks(const JobAnalysis &job, const QCusto
 
 } // namespace
 
-JobView::JobView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+JobView::JobView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_analysis(models.analysis),
       m_finding(new QLabel(this)), m_alignRow(new QWidget(this)), m_alignBox(new QCheckBox(tr("Align ranks in the timeline at step"), m_alignRow)),
       m_alignStep(new QComboBox(m_alignRow)), m_compactBox(new QCheckBox(tr("compact"), m_alignRow)),
       m_measure(new QComboBox(this)), m_heatmap(new JobHeatmapPlot(this)), m_breakdown(new QCustomPlot(this)) {

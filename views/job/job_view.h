@@ -9,6 +9,7 @@
 // asks the timeline to stack the ranks with that step starting at the same x. Created by MainWindow
 // as the "Job" dock, which wires its signals to the timeline.
 
+#include "models/qt/session_models.h"
 #include "models/analysis/engine/job_analysis.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
@@ -33,7 +34,8 @@ class AnalysisModel;
 class JobView : public QWidget {
     Q_OBJECT
 public:
-    JobView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit JobView(const SessionModels &models, QWidget *parent = nullptr);
 
     const std::optional<JobAnalysis> &job() const { return m_job; }
     JobHeatmapPlot *heatmap() const { return m_heatmap; }

@@ -27,8 +27,8 @@ int64_t pathNs(const RunAnalysis &a, const StepCriticalPath &p, Category c) {
 }
 } // namespace
 
-StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_analysis(AnalysisModel::of(session)),
+StepTimeView::StepTimeView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_analysis(models.analysis),
       m_runBox(new QComboBox(this)), m_showBox(new QComboBox(this)), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)) {
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
@@ -124,14 +124,14 @@ StepTimeView::StepTimeView(SessionModel *session, TimeRangeController *time, QWi
         else QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
     });
     // Notes sit over the steps they span; right-click a bar to annotate that step.
-    m_annotations = new AnnotationPlotLayer(m_plot, AnnotationModel::of(session), [this](const Annotation &a) {
+    m_annotations = new AnnotationPlotLayer(m_plot, models.annotations, [this](const Annotation &a) {
         std::optional<std::pair<double, double>> keys;
         for (const auto &s : m_current ? m_current->steps.steps : std::vector<AnalysisStep>{})
             if (a.isPoint() ? (a.startNs >= s.start && a.startNs < s.end) : (a.startNs < s.end && a.endNs > s.start))
                 keys = std::make_pair(keys ? keys->first : double(s.step) - 0.45, double(s.step) + 0.45);
         return keys;
     });
-    connect(AnnotationModel::of(session), &AnnotationModel::changed, this, [this] { QTimer::singleShot(0, this, &StepTimeView::fitValueAxis); });
+    connect(models.annotations, &AnnotationModel::changed, this, [this] { QTimer::singleShot(0, this, &StepTimeView::fitValueAxis); });
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](QPoint pos) {
         const int k = stepAt(m_plot->xAxis->pixelToCoord(pos.x()));

@@ -7,6 +7,7 @@
 // of the step (waiting, untraced) hatched above it, so path and breakdown can be set side by side.
 // Created by MainWindow.
 
+#include "models/qt/session_models.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 
@@ -27,7 +28,8 @@ struct RunAnalysis;
 class StepTimeView : public QWidget {
     Q_OBJECT
 public:
-    StepTimeView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit StepTimeView(const SessionModels &models, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return m_plot; }
     int barCount() const;  // steps drawn

@@ -21,8 +21,8 @@
 
 namespace stepscope {
 
-TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_timeline(new TimelineView(session, time, this)),
+TimelinePaneView::TimelinePaneView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_analysis(models.analysis), m_timeline(new TimelineView(models.session, models.time, this)),
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
       m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_align(new QToolButton(this)),
       m_flows(new QToolButton(this)), m_path(new QToolButton(this)) {
@@ -44,7 +44,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     bar->addWidget(next);
     bar->addWidget(m_hitLabel);
     bar->addStretch(1);
-    m_capturePicker = new CapturePicker(session, time, this);
+    m_capturePicker = new CapturePicker(models.session, models.time, this);
     connect(m_capturePicker, &CapturePicker::captureShown, m_timeline, &TimelineView::focusRuns);
     bar->addWidget(m_capturePicker);
     bar->addWidget(new QLabel(tr("Step"), this));
@@ -107,7 +107,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
     connect(m_flows, &QToolButton::toggled, m_timeline, &TimelineView::setFlowsVisible);
     // The Step box follows the view: the step at its centre (after a click on a bar or a step number,
     // a zoom or a pan), unless the user is typing in it.
-    connect(time, &TimeRangeController::rangeChanged, this, [this](NsRange r) {
+    connect(models.time, &TimeRangeController::rangeChanged, this, [this](NsRange r) {
         if (m_stepBox->hasFocus() || !r.valid()) return;
         if (const auto step = m_timeline->stepNear(r.start + r.duration() / 2)) {
             const QSignalBlocker block(m_stepBox);
@@ -119,7 +119,7 @@ TimelinePaneView::TimelinePaneView(SessionModel *session, TimeRangeController *t
         QSettings().setValue(QStringLiteral("timeline/criticalPath"), on);
         updateCriticalPath();
     });
-    if (m_session) connect(AnalysisModel::of(m_session), &AnalysisModel::changed, this, &TimelinePaneView::updateCriticalPath);
+    if (m_analysis) connect(m_analysis, &AnalysisModel::changed, this, &TimelinePaneView::updateCriticalPath);
     connect(m_timeline->model(), &TimelineModel::modelReset, this, &TimelinePaneView::updateCriticalPath);
     connect(m_align, &QToolButton::clicked, this, [this](bool on) {
         // The box's step, else the one in the middle of the view.
@@ -152,7 +152,7 @@ void TimelinePaneView::setCriticalPathShown(bool on) { m_path->setChecked(on); }
 bool TimelinePaneView::criticalPathShown() const { return m_path->isChecked(); }
 
 void TimelinePaneView::updateCriticalPath() {
-    m_timeline->setCriticalPath(m_path->isChecked() && m_session ? criticalPathMarks(*AnalysisModel::of(m_session), *m_timeline->model())
+    m_timeline->setCriticalPath(m_path->isChecked() && m_analysis ? criticalPathMarks(*m_analysis, *m_timeline->model())
                                                                  : std::vector<CriticalPathMark>{});
 }
 

@@ -4,6 +4,7 @@
 // of several runs), the flow-arrow toggle, the critical-path toggle (remembered; each step's path as
 // bands in its categories' colours, critical_path_marks.h)) above the TimelineView. It owns the TimelineSearchModel and turns its current hit into a slice selection.
 
+#include "models/qt/session_models.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_search_model.h"
@@ -18,12 +19,15 @@ class QToolButton;
 
 namespace stepscope {
 
+class AnalysisModel;
+
 class CapturePicker;
 
 class TimelinePaneView : public QWidget {
     Q_OBJECT
 public:
-    TimelinePaneView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner.
+    explicit TimelinePaneView(const SessionModels &models, QWidget *parent = nullptr);
 
     TimelineView *timeline() const { return m_timeline; }
     TimelineSearchModel *search() const { return m_search; }
@@ -49,6 +53,7 @@ private:
     void updateCriticalPath();
 
     SessionModel *m_session;
+    AnalysisModel *m_analysis;  // the session's (critical path marks); null without a session
     TimelineView *m_timeline;
     TimelineSearchModel *m_search;
     QLineEdit *m_searchField;
