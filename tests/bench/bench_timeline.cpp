@@ -4,6 +4,7 @@
 // at several zoom levels while panning and zooming. Prints median / p95 / max per scenario.
 //
 //   bench_timeline [--10m] [--events N] [--dir DIR] [--width W] [--height H] [--profile FRAMES]
+#include "models/qt/session_models.h"
 #include "tests/timeline/timeline_fixture.h"
 #include "views/timeline/timeline_view.h"
 
@@ -75,7 +76,7 @@ void runSession(const fs::path &file, QSize size) {
     clock.restart();
     auto store = std::make_unique<SessionStore>(file);
     TimeRangeController time;
-    TimelineView view(nullptr, &time);
+    TimelineView view(SessionModels::of(nullptr, &time));
     view.model()->load(store.get());
     time.setFullRange(view.model()->extent());
     const double openMs = clock.nsecsElapsed() / 1e6;

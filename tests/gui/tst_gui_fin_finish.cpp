@@ -7,6 +7,7 @@
 //   evidence step is listed under it and zooms to that step alone.
 // PNGs in the build folder's test-output/ (fin_window_1024x700*.png).
 
+#include "models/qt/session_models.h"
 #include "app/gui/gui_main.h"
 #include "app/gui/dock_share_keeper.h"
 #include "app/gui/main_window.h"
@@ -166,12 +167,12 @@ private slots:
         QSettings().remove(QStringLiteral("timeline/labelWidth"));
         TimeRangeController time;
         const int initial = [&] {
-            TimelineView view(nullptr, &time);
+            TimelineView view(SessionModels::of(nullptr, &time));
             return view.labelWidth();
         }();
         QCOMPARE(initial, TimelinePainter::kLabelWidth);
         {
-            TimelineView view(nullptr, &time);
+            TimelineView view(SessionModels::of(nullptr, &time));
             view.resize(900, 400);
             view.show();
             QApplication::processEvents();
@@ -188,7 +189,7 @@ private slots:
             QCOMPARE(view.labelWidth(), TimelineView::kMinLabelWidth);
             view.setLabelWidth(initial + 90);
         }
-        TimelineView again(nullptr, &time);
+        TimelineView again(SessionModels::of(nullptr, &time));
         QCOMPARE(again.labelWidth(), initial + 90);
         QSettings().remove(QStringLiteral("timeline/labelWidth"));
     }

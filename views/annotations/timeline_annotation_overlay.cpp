@@ -8,8 +8,8 @@
 
 namespace stepscope {
 
-TimelineAnnotationOverlay::TimelineAnnotationOverlay(SessionModel *session, TimeRangeController *time, QWidget *view)
-    : QObject(view), m_model(session ? AnnotationModel::of(session) : nullptr), m_time(time), m_view(view) {
+TimelineAnnotationOverlay::TimelineAnnotationOverlay(AnnotationModel *model, TimeRangeController *time, QWidget *view)
+    : QObject(view), m_model(model), m_time(time), m_view(view) {
     if (!m_model) return;
     connect(m_model, &AnnotationModel::changed, this, [this] {
         m_indexStale = true;  // the model's list moved: the index points into it

@@ -21,8 +21,9 @@ namespace stepscope {
 class TimelineAnnotationOverlay : public QObject {
     Q_OBJECT
 public:
-    // `session` may be null (tests that load the timeline model themselves): then nothing is drawn.
-    TimelineAnnotationOverlay(SessionModel *session, TimeRangeController *time, QWidget *view);
+    // `model` (the session's notes, from the view's owner) may be null (tests that load the timeline
+    // model themselves): then nothing is drawn.
+    TimelineAnnotationOverlay(AnnotationModel *model, TimeRangeController *time, QWidget *view);
 
     AnnotationModel *model() const { return m_model; }
     void paint(QPainter &p, const QRect &area, const std::function<double(int64_t)> &xOf);

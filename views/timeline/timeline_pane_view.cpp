@@ -22,7 +22,7 @@
 namespace stepscope {
 
 TimelinePaneView::TimelinePaneView(const SessionModels &models, QWidget *parent)
-    : QWidget(parent), m_session(models.session), m_analysis(models.analysis), m_timeline(new TimelineView(models.session, models.time, this)),
+    : QWidget(parent), m_session(models.session), m_analysis(models.analysis), m_timeline(new TimelineView(models, this)),
       m_search(new TimelineSearchModel(m_timeline->model(), this)), m_searchField(new QLineEdit(this)),
       m_hitLabel(new QLabel(this)), m_stepBox(new QSpinBox(this)), m_align(new QToolButton(this)),
       m_flows(new QToolButton(this)), m_path(new QToolButton(this)) {

@@ -19,9 +19,9 @@ constexpr const char *kLayoutSetting = "timeline.tracks";
 constexpr const char *kLabelWidthSetting = "timeline/labelWidth";  // QSettings: the user's, not the session's
 } // namespace
 
-TimelineView::TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent)
-    : QWidget(parent), m_session(session), m_time(time), m_model(new TimelineModel(this)),
-      m_annotations(new TimelineAnnotationOverlay(session, time, this)),
+TimelineView::TimelineView(const SessionModels &models, QWidget *parent)
+    : QWidget(parent), m_session(models.session), m_time(models.time), m_model(new TimelineModel(this)),
+      m_annotations(new TimelineAnnotationOverlay(models.annotations, models.time, this)),
       m_labelWidth(std::clamp(QSettings().value(kLabelWidthSetting, TimelinePainter::kLabelWidth).toInt(), kMinLabelWidth, kMaxLabelWidth)),
       m_compactRanks(compactRanksSetting()) {
     setObjectName(QStringLiteral("timelineView"));

@@ -8,6 +8,7 @@
 // right edge drags to resize it. Clicking a slice
 // emits sliceSelected() with its details. Created by TimelinePaneView (or MainWindow directly).
 
+#include "models/qt/session_models.h"
 #include "models/qt/session_model.h"
 #include "models/qt/time_range_controller.h"
 #include "models/timeline/timeline_model.h"
@@ -31,7 +32,9 @@ class TimelineView : public QWidget {
     Q_OBJECT
 public:
     // `session` may be null when the caller loads the model itself (tests, benchmarks).
-    TimelineView(SessionModel *session, TimeRangeController *time, QWidget *parent = nullptr);
+    // `models`: the session's shared models (SessionModels::of), from the view's owner; a null session
+    // draws what a test loads into model() itself.
+    explicit TimelineView(const SessionModels &models, QWidget *parent = nullptr);
 
     TimelineModel *model() const { return m_model; }
     // Shows these instance metrics as metric tracks (MainWindow shares its model with the
